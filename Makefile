@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# nvmeof-rdma top-level Makefile.
+#
+#   make                build nvme-rdma.ko and nvmet-rdma.ko for KVER
+#   make check          everything the tests cover (what CI runs)
+#   make demo           boot a guest and run verified I/O through our modules
+#   make install        install into /lib/modules/KVER/updates (as DKMS does)
+#   make dkms-install   register, build and install with DKMS
+#
+# KVER  kernel release to build for (default: running kernel if it has
+#       headers, else the newest installed Debian kernel with headers)
+# KDIR  kernel build directory (default /lib/modules/KVER/build)
+# KSRC  kernel source tree for the private nvme headers (default: Debian's
+#       linux-source-X.Y tarball, extracted into the cache)
+
+SHELL := /bin/bash
+ROOT := $(CURDIR)
+
+ifeq ($(NVMEOF_NO_DEPS),)
+DEPS_OK := $(shell $(ROOT)/scripts/install-deps.sh >&2 && echo ok)
+ifneq ($(DEPS_OK),ok)
+$(error dependency installation failed)
+endif
+endif
+
+KVER ?= $(shell $(ROOT)/scripts/kver.sh)
+KDIR ?= /lib/modules/$(KVER)/build
+BUILD ?= $(ROOT)/build/$(KVER)
+PKG_VERSION := $(shell cat $(ROOT)/VERSION)
+NVMEOF_VERSION ?= $(shell $(ROOT)/scripts/version.sh)
+
+# W=1 and sparse are on by default: the tree builds clean with both.
+W ?= 1
+C ?= 1
+KBUILD_ARGS = -C $(KDIR) M=$(BUILD) W=$(W) C=$(C) \
+	NVMEOF_PRIV=$(BUILD)/nvme-private NVMEOF_GEN=$(BUILD)/generated \
+	NVMEOF_VERSION=$(NVMEOF_VERSION)
+
+SOURCES := Kbuild $(wildcard host/* target/* common/* compat/*.h kunit/*)
+
+.PHONY: all modules prepare install uninstall dkms-install dkms-remove \
+	kunit check demo bench clean style kdoc
+
+all: modules
+
+# Sources are copied into build/KVER so several kernels can be built side by
+# side (M= builds in place); the private headers and compat config land there.
+prepare:
+	@mkdir -p $(BUILD)/generated
+	@rsync -a --delete --exclude nvme-private --exclude generated \
+		--exclude '*.o' --exclude '*.ko' --exclude '.*.cmd' --exclude '*.mod*' \
+		$(ROOT)/Kbuild $(ROOT)/host $(ROOT)/target $(ROOT)/common \
+		$(ROOT)/compat $(ROOT)/kunit $(BUILD)/
+	@$(ROOT)/scripts/nvme-private-headers.sh $(KDIR) $(BUILD)/nvme-private $(KSRC)
+	@$(ROOT)/compat/conftest.sh $(KDIR) $(BUILD)/nvme-private $(BUILD)/generated/compat-config.h
+
+modules: prepare
+	$(MAKE) $(KBUILD_ARGS) modules
+	@echo "built for $(KVER): $(BUILD)/host/nvme-rdma.ko $(BUILD)/target/nvmet-rdma.ko"
+
+kunit-modules: prepare
+	$(MAKE) $(KBUILD_ARGS) NVMEOF_KUNIT=1 modules
+
+install: modules
+	install -D -m 644 $(BUILD)/host/nvme-rdma.ko $(DESTDIR)/lib/modules/$(KVER)/updates/nvme-rdma.ko
+	install -D -m 644 $(BUILD)/target/nvmet-rdma.ko $(DESTDIR)/lib/modules/$(KVER)/updates/nvmet-rdma.ko
+	[ -n "$(DESTDIR)" ] || depmod -a $(KVER)
+
+uninstall:
+	rm -f /lib/modules/$(KVER)/updates/nvme-rdma.ko /lib/modules/$(KVER)/updates/nvmet-rdma.ko
+	depmod -a $(KVER)
+
+dkms-install:
+	$(ROOT)/scripts/dkms.sh install $(KVER)
+
+dkms-remove:
+	$(ROOT)/scripts/dkms.sh remove $(KVER)
+
+check:
+	$(ROOT)/scripts/check.sh
+
+demo:
+	$(ROOT)/scripts/demo.sh
+
+style:
+	$(ROOT)/scripts/style.sh
+
+clean:
+	rm -rf $(ROOT)/build

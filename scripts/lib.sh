@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared shell helpers for nvmeof-rdma scripts. Source, do not execute.
+#
+# Everything that is derived from a kernel (extracted source, private nvme
+# headers, the debug kernel, initramfs images) lives in a cache outside the
+# repository so a clean clone stays clean and warm CI runs stay fast.
+
+NVMEOF_CACHE=${NVMEOF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/nvmeof-rdma}
+NVMEOF_ROOT=${NVMEOF_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+
+log() { printf '[nvmeof-rdma] %s\n' "$*" >&2; }
+die() { printf '[nvmeof-rdma] error: %s\n' "$*" >&2; exit 1; }
+
+# newest_debian_kver - newest installed Debian kernel that has headers.
+newest_debian_kver() {
+	local d best=
+	for d in /lib/modules/*/build; do
+		[ -e "$d/Makefile" ] || continue
+		d=${d%/build}; d=${d##*/}
+		case $d in *-nvmeof-debug) continue ;; esac
+		[ -e "/boot/vmlinuz-$d" ] || continue
+		best=$(printf '%s\n%s\n' "$best" "$d" | sed '/^$/d' | sort -V | tail -1)
+	done
+	printf '%s\n' "$best"
+}
+
+# default_kver - the running kernel if it has a build dir, else the newest
+# installed Debian kernel with headers.
+default_kver() {
+	if [ -e "/lib/modules/$(uname -r)/build/Makefile" ]; then
+		uname -r
+	else
+		newest_debian_kver
+	fi
+}
+
+# kernel_version KDIR - "6.1.192" as the build tree reports it.
+kernel_version() {
+	make -s -C "$1" kernelversion 2>/dev/null | tail -1
+}
+
+# source_series VERSION - "6.1" for "6.1.192".
+source_series() {
+	printf '%s\n' "$1" | cut -d. -f1,2
+}
+
+# source_tree SERIES - extract Debian's linux-source-SERIES tarball into the
+# cache (once) and print the tree's path.
+source_tree() {
+	local series=$1 tarball=/usr/src/linux-source-$1.tar.xz
+	local dir=$NVMEOF_CACHE/src/linux-source-$series
+	local stamp=$dir/.extracted-$(stat -c %Y "$tarball" 2>/dev/null)
+	if [ ! -e "$stamp" ]; then
+		[ -e "$tarball" ] || die "no $tarball: install it with 'apt-get install linux-source-$series'"
+		log "extracting $tarball into $NVMEOF_CACHE/src"
+		rm -rf "$dir"
+		mkdir -p "$NVMEOF_CACHE/src"
+		tar -C "$NVMEOF_CACHE/src" -xJf "$tarball"
+		touch "$stamp"
+	fi
+	printf '%s\n' "$dir"
+}
