@@ -1,0 +1,258 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# lib.sh - helpers for rig scenarios (tests/*.sh), sourced by the guest's
+# /init. Runs under busybox sh: busybox runs its own applets before anything
+# on PATH, so kmod and iproute2 are always called by full path.
+#
+# A scenario is a plain script of helper calls. rig_check records a failure
+# and goes on; rig_must stops the scenario. The scenario passes if nothing
+# failed and it ran to the end.
+
+RIG_FAILFILE=/tmp/rig-failed
+KVER=$(uname -r)
+MODPROBE=/sbin/modprobe
+INSMOD=/sbin/insmod
+RMMOD=/sbin/rmmod
+MODINFO=/sbin/modinfo
+IP=/usr/sbin/ip
+NVMET_CFS=/sys/kernel/config/nvmet
+
+# Addresses of the single-node fabric: target and host share one RDMA device.
+RIG_IP4=10.77.0.1
+RIG_IP6=fd77::1
+RIG_NQN=nqn.2026-11.io.nvmeof-rdma:rig
+
+rig_log() { echo "RIG-LOG $*"; }
+
+rig_fail() {
+	echo "RIG-CHECK FAIL $*"
+	echo "$*" >> $RIG_FAILFILE
+}
+
+# rig_check DESC CMD... - run CMD; record a failure if it fails.
+rig_check() {
+	local desc=$1
+	shift
+	if "$@"; then
+		echo "RIG-CHECK ok $desc"
+	else
+		rig_fail "$desc (exit $?)"
+	fi
+}
+
+# rig_must DESC CMD... - run CMD; stop the scenario if it fails.
+rig_must() {
+	local desc=$1
+	shift
+	if ! "$@"; then
+		rig_fail "$desc (exit $?)"
+		exit 1
+	fi
+	echo "RIG-CHECK ok $desc"
+}
+
+# rig_run_test FILE - run one scenario in a subshell and print its verdict.
+rig_run_test() {
+	local name
+	name=$(basename "$1" .sh)
+	rm -f $RIG_FAILFILE
+	( set -u; . "$1" )
+	local rc=$?
+	[ $rc -eq 0 ] || [ -e $RIG_FAILFILE ] || rig_fail "scenario exited with $rc"
+	if [ -e $RIG_FAILFILE ]; then
+		echo "RIG-RESULT FAIL $name: $(head -1 $RIG_FAILFILE)"
+	else
+		echo "RIG-RESULT PASS $name"
+	fi
+}
+
+# rig_wait SECONDS CMD... - poll CMD every 0.2 s until it succeeds.
+rig_wait() {
+	local n=$(( $1 * 5 ))
+	shift
+	while [ $n -gt 0 ]; do
+		"$@" 2>/dev/null && return 0
+		sleep 0.2
+		n=$(( n - 1 ))
+	done
+	return 1
+}
+
+# rig_setup_rdma [rxe|siw] - a dummy netdev (MTU 9000, so rxe runs at 4096)
+# with IPv4 and IPv6 addresses, and a software RDMA device on it.
+rig_setup_rdma() {
+	local kind=${1:-${RIG_RDMA:-rxe}}
+	# rxe needs a crc32 implementation before it loads
+	$MODPROBE -q crc32_pclmul
+	$MODPROBE -q crc32_generic
+	$MODPROBE -q ipv6
+	rig_must "load dummy" $MODPROBE dummy
+	rig_must "create d0" $IP link add d0 type dummy
+	$IP link set d0 mtu 9000 up
+	$IP link set lo up
+	rig_must "ipv4 address" $IP addr add $RIG_IP4/24 dev d0
+	rig_must "ipv6 address" $IP -6 addr add $RIG_IP6/64 dev d0 nodad
+	case $kind in
+	rxe) rig_must "load rdma_rxe" $MODPROBE rdma_rxe
+	     rig_must "rdma link add rxe0" rdma link add rxe0 type rxe netdev d0 ;;
+	siw) rig_must "load siw" $MODPROBE siw
+	     rig_must "rdma link add siw0" rdma link add siw0 type siw netdev d0 ;;
+	*) rig_must "unknown rdma device '$kind'" false ;;
+	esac
+	RIG_RDMA_DEV=${kind}0
+}
+
+# rig_module_path stock|ours MODULE - the .ko that "stock" or "ours" means.
+rig_module_path() {
+	case $1 in
+	ours) echo /lib/modules/$KVER/updates/$2.ko ;;
+	stock) case $2 in
+	       nvme-rdma) echo /lib/modules/$KVER/kernel/drivers/nvme/host/$2.ko ;;
+	       nvmet-rdma) echo /lib/modules/$KVER/kernel/drivers/nvme/target/$2.ko ;;
+	       esac ;;
+	esac
+}
+
+# rig_verify_loaded stock|ours MODULE - the loaded module is the one asked
+# for: its srcversion matches that file and not the other one.
+rig_verify_loaded() {
+	local which=$1 mod=$2 sys want other have
+	sys=/sys/module/$(echo "$mod" | tr - _)
+	have=$(cat $sys/srcversion 2>/dev/null)
+	want=$($MODINFO -F srcversion "$(rig_module_path "$which" "$mod")")
+	if [ "$which" = ours ]; then
+		other=$($MODINFO -F srcversion "$(rig_module_path stock "$mod")")
+	else
+		other=$($MODINFO -F srcversion "$(rig_module_path ours "$mod")")
+	fi
+	echo "RIG-MODULE $mod asked=$which srcversion=$have version=$(cat $sys/version 2>/dev/null)"
+	[ -n "$have" ] && [ "$have" = "$want" ] && [ "$have" != "$other" ]
+}
+
+# rig_load stock|ours MODULE - load one of our transports or the in-tree one.
+# Ours loads by plain modprobe: updates/ wins, exactly as after `dkms install`.
+# Stock is loaded by path after its dependencies.
+rig_load() {
+	local which=$1 mod=$2 path
+	path=$(rig_module_path "$which" "$mod")
+	if [ "$which" = ours ]; then
+		rig_must "modprobe $mod (ours, from updates/)" $MODPROBE "$mod"
+	else
+		$MODPROBE -a $($MODINFO -F depends "$path" | tr , ' ')
+		rig_must "insmod $path" $INSMOD "$path"
+	fi
+	rig_must "$mod loaded is $which" rig_verify_loaded "$which" "$mod"
+}
+
+rig_load_host() { rig_load "${1:-$RIG_HOST}" nvme-rdma; }
+rig_load_target() { rig_load "${1:-$RIG_TARGET}" nvmet-rdma; }
+
+# rig_backing ram|null [SIZE_MB] - prints the block device to export.
+rig_backing() {
+	case $1 in
+	ram) $MODPROBE brd rd_nr=1 rd_size=$(( ${2:-256} * 1024 )) && echo /dev/ram0 ;;
+	null) $MODPROBE null_blk nr_devices=1 irqmode=0 gb=4 && echo /dev/nullb0 ;;
+	esac
+}
+
+# rig_export DEV [PORT_ID TRADDR ADRFAM TRSVCID INLINE] - one subsystem with
+# one namespace, any host allowed, on an RDMA port.
+rig_export() {
+	local dev=$1 pid=${2:-1} traddr=${3:-$RIG_IP4} adrfam=${4:-ipv4} svc=${5:-4420}
+	local inline=${6:-}
+	local sub=$NVMET_CFS/subsystems/$RIG_NQN port=$NVMET_CFS/ports/$pid
+	$MODPROBE nvmet || return 1
+	if [ ! -d "$sub" ]; then
+		mkdir "$sub" && echo 1 > "$sub/attr_allow_any_host" &&
+			mkdir "$sub/namespaces/1" &&
+			printf '%s' "$dev" > "$sub/namespaces/1/device_path" &&
+			echo 1 > "$sub/namespaces/1/enable" || return 1
+	fi
+	mkdir "$port" &&
+		echo rdma > "$port/addr_trtype" &&
+		echo "$adrfam" > "$port/addr_adrfam" &&
+		echo "$traddr" > "$port/addr_traddr" &&
+		echo "$svc" > "$port/addr_trsvcid" || return 1
+	if [ -n "$inline" ]; then
+		echo "$inline" > "$port/param_inline_data_size" || return 1
+	fi
+	ln -s "$sub" "$port/subsystems/$RIG_NQN"
+}
+
+# rig_unexport - remove every port and subsystem (ports first: a subsystem
+# linked into a port cannot go).
+rig_unexport() {
+	local p s
+	for p in $NVMET_CFS/ports/*; do
+		[ -d "$p" ] || continue
+		rm -f "$p"/subsystems/*
+		rmdir "$p"
+	done
+	for s in $NVMET_CFS/subsystems/*; do
+		[ -d "$s" ] || continue
+		for n in "$s"/namespaces/*; do
+			[ -d "$n" ] || continue
+			echo 0 > "$n/enable"
+			rmdir "$n"
+		done
+		rmdir "$s"
+	done
+}
+
+# rig_nvme_ns - the block device of our subsystem's namespace 1, if present.
+rig_nvme_ns() {
+	local c d
+	for c in /sys/class/nvme/nvme*; do
+		[ -e "$c/subsysnqn" ] || continue
+		[ "$(cat "$c/subsysnqn")" = "$RIG_NQN" ] || continue
+		[ "$(cat "$c/transport")" = rdma ] || continue
+		for d in /sys/block/nvme*n1; do
+			[ -e "$d" ] || continue
+			[ "$(cat "$d/device/subsysnqn" 2>/dev/null || cat "$d/device/../subsysnqn" 2>/dev/null)" = "$RIG_NQN" ] || continue
+			echo "/dev/${d##*/}"
+			return 0
+		done
+	done
+	return 1
+}
+
+rig_has_ns() { [ -b "$(rig_nvme_ns)" ]; }
+
+# rig_connect [TRADDR TRSVCID] [nvme connect options...] - connect, wait for
+# the namespace, print its device.
+rig_connect() {
+	local traddr=${1:-$RIG_IP4} svc=${2:-4420}
+	[ $# -ge 2 ] && shift 2 || shift $#
+	nvme connect -t rdma -a "$traddr" -s "$svc" -n $RIG_NQN "$@" >&2 || return 1
+	rig_wait 30 rig_has_ns || return 1
+	rig_nvme_ns
+}
+
+rig_disconnect() {
+	nvme disconnect -n $RIG_NQN >&2
+}
+
+# rig_fio_verify DEV RW BS QD [JOBS] [SIZE] - write then read back and check
+# every block with crc32c; fails on any mismatch or I/O error.
+rig_fio_verify() {
+	local dev=$1 rw=$2 bs=$3 qd=$4 jobs=${5:-1} size=${6:-16M}
+	fio --name=verify --filename="$dev" --ioengine=libaio --direct=1 \
+		--rw="$rw" --bs="$bs" --iodepth="$qd" --numjobs="$jobs" \
+		--size="$size" --offset_increment="$size" \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_backlog=0 \
+		--group_reporting --output-format=terse --terse-version=3 > /tmp/fio.out 2>&1
+	local rc=$?
+	[ $rc -eq 0 ] || { tail -20 /tmp/fio.out; return $rc; }
+	# terse v3: field 6 = read io (KiB), field 47 = write io (KiB)
+	awk -F';' '{ printf "RIG-FIO rw=%s bs=%s qd=%s jobs=%s read_kib=%s write_kib=%s\n", "'"$rw"'", "'"$bs"'", "'"$qd"'", "'"$jobs"'", $6, $47 }' /tmp/fio.out
+}
+
+# rig_unload MODULE... - rmmod must succeed: a refused unload means a leaked
+# reference.
+rig_unload() {
+	local m
+	for m in "$@"; do
+		[ -d /sys/module/$(echo "$m" | tr - _) ] || continue
+		rig_check "rmmod $m" $RMMOD "$m"
+	done
+}

@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# image.sh - build our modules for one rig kernel and the guest image that
+# carries them. Prints the image path.
+#
+# Usage: rig/image.sh stock|debug
+# The base layer (tools + kernel modules) is cached per kernel and per
+# mkinitramfs.sh; the overlay (our modules, /init, scenarios) is rebuilt each
+# time because it is small.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$NVMEOF_ROOT/rig/kernels.sh"
+
+name=$1
+rig_kernel "$name"
+out=$NVMEOF_ROOT/build/rig/$KVER
+mkdir -p "$out"
+
+kunit=()
+if [ "$name" = debug ]; then
+	make -s -C "$NVMEOF_ROOT" NVMEOF_NO_DEPS=1 KVER="$KVER" KDIR="$KDIR" kunit-modules >&2
+	mapfile -t kunit < <(ls "$NVMEOF_ROOT/build/$KVER"/kunit/*.ko 2>/dev/null)
+else
+	make -s -C "$NVMEOF_ROOT" NVMEOF_NO_DEPS=1 KVER="$KVER" KDIR="$KDIR" modules >&2
+fi
+
+key=$( (cat "$NVMEOF_ROOT/rig/mkinitramfs.sh"; ls -l --time-style=+%s "$VMLINUZ") | sha256sum | cut -c1-12)
+base=$NVMEOF_CACHE/initramfs/$KVER-$key.cpio.gz
+if [ ! -e "$base" ]; then
+	log "building the guest base image for $KVER"
+	mkdir -p "$(dirname "$base")"
+	"$NVMEOF_ROOT/rig/mkinitramfs.sh" base "$KVER" "$MODROOT" "$base"
+fi
+"$NVMEOF_ROOT/rig/mkinitramfs.sh" overlay "$KVER" "$base.stage" "$out/overlay.cpio.gz" \
+	"$NVMEOF_ROOT/build/$KVER/host/nvme-rdma.ko" "$NVMEOF_ROOT/build/$KVER/target/nvmet-rdma.ko" \
+	"${kunit[@]}"
+cat "$base" "$out/overlay.cpio.gz" > "$out/guest.img"
+printf '%s\n' "$out/guest.img"

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# kernels.sh - what each rig kernel is. Source, then call rig_kernel NAME to
+# set KVER, KDIR, VMLINUZ, MODROOT and SLOWDOWN for it.
+#   stock   Debian's own kernel (the newest installed with headers)
+#   debug   the same linux-source with KUnit, KASAN, lockdep, rxe and siw
+#           (built once by scripts/debug-kernel.sh, cached outside the repo)
+
+rig_kernel() {
+	case $1 in
+	stock)
+		KVER=$("$NVMEOF_ROOT/scripts/kver.sh") || return 1
+		KDIR=/lib/modules/$KVER/build
+		VMLINUZ=/boot/vmlinuz-$KVER
+		MODROOT=/
+		SLOWDOWN=1
+		;;
+	debug)
+		local dk
+		dk=$("$NVMEOF_ROOT/scripts/debug-kernel.sh") || return 1
+		KDIR=$dk/build
+		KVER=$(cat "$KDIR/include/config/kernel.release")
+		VMLINUZ=$dk/bzImage
+		MODROOT=$dk/modules
+		# KASAN + lockdep under TCG run the rig about 8x slower
+		SLOWDOWN=8
+		;;
+	*)
+		echo "unknown rig kernel '$1' (stock|debug)" >&2
+		return 1
+		;;
+	esac
+}

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-guest.sh - boot one QEMU/TCG guest, run one job, save its console.
+#
+# Usage: rig/run-guest.sh KERNEL INITRD LOG TIMEOUT_S "KERNEL ARGS" [QEMU ARGS...]
+#
+# The machine has no usable KVM (no VMX/SVM), so this is TCG. The guest
+# powers itself off when its job is done; TIMEOUT_S bounds a hung guest.
+# Exit status: 0 if the guest reached its end marker, 1 otherwise.
+set -uo pipefail
+
+kernel=$1 initrd=$2 log=$3 tmo=$4 append=$5
+shift 5
+[ $# -gt 0 ] || set -- -smp 2
+timeout --foreground -k 10 "$tmo" \
+	qemu-system-x86_64 -machine q35 -accel tcg -cpu max -m 2048 \
+	-nographic -no-reboot -nic none -monitor none -serial stdio \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 loglevel=4 $append" \
+	"$@" < /dev/null > "$log" 2>&1
+rc=$?
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	echo "RIG-TIMEOUT after ${tmo}s" >> "$log"
+fi
+grep -q '^RIG-END' "$log"

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0
+# data-verify: export a RAM disk over RDMA, connect with `nvme connect -t
+# rdma`, and check every byte with fio --verify=crc32c from 512 B to 1 MiB,
+# sequential and random, QD 1 to 32; then disconnect and unload cleanly.
+# rig: pairs=all kernels=stock,debug rdma=rxe,siw timeout=300
+
+rig_setup_rdma
+rig_load_target
+rig_load_host
+dev=$(rig_backing ram 256)
+rig_must "brd backing device" test -b "$dev"
+rig_must "export $dev on $RIG_IP4:4420" rig_export "$dev"
+ns=$(rig_connect)
+rig_must "nvme connect -t rdma" test -b "$ns"
+rig_log "namespace $ns, controller transport $(cat /sys/class/nvme/nvme0/transport)"
+
+rig_check "512B randwrite QD1" rig_fio_verify "$ns" randwrite 512 1 1 2M
+rig_check "4k randwrite QD16" rig_fio_verify "$ns" randwrite 4k 16 1 8M
+rig_check "16k write QD4 (in-capsule on our target)" rig_fio_verify "$ns" write 16k 4 1 8M
+rig_check "128k randrw QD8 2 jobs" rig_fio_verify "$ns" randrw 128k 8 2 16M
+rig_check "1m write QD32" rig_fio_verify "$ns" write 1m 32 1 32M
+
+rig_check "nvme disconnect" rig_disconnect
+rig_check "namespace gone" rig_wait 10 eval '! rig_has_ns'
+rig_check "unexport" rig_unexport
+rig_unload nvme-rdma nvmet-rdma
