@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * NVMe over Fabrics RDMA host code: private definitions shared by the
+ * files of the nvme-rdma module.
+ * Copyright (c) 2015-2016 HGST, a Western Digital Company.
+ */
+#ifndef NVME_RDMA_H
+#define NVME_RDMA_H
+
+/* Must precede every other include: each host .c file includes us first. */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+#include <linux/module.h>
+#include <linux/init.h>
+#include <linux/slab.h>
+#include <rdma/mr_pool.h>
+#include <linux/err.h>
+#include <linux/string.h>
+#include <linux/atomic.h>
+#include <linux/blk-mq.h>
+#include <linux/blk-mq-rdma.h>
+#include <linux/blk-integrity.h>
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/scatterlist.h>
+#include <linux/nvme.h>
+#include <asm/unaligned.h>
+
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+#include <linux/nvme-rdma.h>
+
+#include "nvme.h"
+#include "fabrics.h"
+#include "compat.h"
+
+#define NVME_RDMA_CM_TIMEOUT_MS		3000		/* 3 second */
+
+#define NVME_RDMA_MAX_SEGMENTS		256
+
+#define NVME_RDMA_MAX_INLINE_SEGMENTS	4
+
+#define NVME_RDMA_DATA_SGL_SIZE \
+	(sizeof(struct scatterlist) * NVME_INLINE_SG_CNT)
+#define NVME_RDMA_METADATA_SGL_SIZE \
+	(sizeof(struct scatterlist) * NVME_INLINE_METADATA_SG_CNT)
+
+struct nvme_rdma_device {
+	struct ib_device	*dev;
+	struct ib_pd		*pd;
+	struct kref		ref;
+	struct list_head	entry;
+	unsigned int		num_inline_segments;
+};
+
+struct nvme_rdma_qe {
+	struct ib_cqe		cqe;
+	void			*data;
+	u64			dma;
+};
+
+struct nvme_rdma_sgl {
+	int			nents;
+	struct sg_table		sg_table;
+};
+
+struct nvme_rdma_queue;
+struct nvme_rdma_request {
+	struct nvme_request	req;
+	struct ib_mr		*mr;
+	struct nvme_rdma_qe	sqe;
+	union nvme_result	result;
+	__le16			status;
+	refcount_t		ref;
+	struct ib_sge		sge[1 + NVME_RDMA_MAX_INLINE_SEGMENTS];
+	u32			num_sge;
+	struct ib_reg_wr	reg_wr;
+	struct ib_cqe		reg_cqe;
+	struct nvme_rdma_queue  *queue;
+	struct nvme_rdma_sgl	data_sgl;
+	struct nvme_rdma_sgl	*metadata_sgl;
+	bool			use_sig_mr;
+};
+
+enum nvme_rdma_queue_flags {
+	NVME_RDMA_Q_ALLOCATED		= 0,
+	NVME_RDMA_Q_LIVE		= 1,
+	NVME_RDMA_Q_TR_READY		= 2,
+};
+
+struct nvme_rdma_queue {
+	struct nvme_rdma_qe	*rsp_ring;
+	int			queue_size;
+	size_t			cmnd_capsule_len;
+	struct nvme_rdma_ctrl	*ctrl;
+	struct nvme_rdma_device	*device;
+	struct ib_cq		*ib_cq;
+	struct ib_qp		*qp;
+
+	unsigned long		flags;
+	struct rdma_cm_id	*cm_id;
+	int			cm_error;
+	struct completion	cm_done;
+	bool			pi_support;
+	int			cq_size;
+	/* serializes clearing NVME_RDMA_Q_LIVE with the queue disconnect */
+	struct mutex		queue_lock;
+};
+
+struct nvme_rdma_ctrl {
+	/* read only in the hot path */
+	struct nvme_rdma_queue	*queues;
+
+	/* other member variables */
+	struct blk_mq_tag_set	tag_set;
+	struct work_struct	err_work;
+
+	struct nvme_rdma_qe	async_event_sqe;
+
+	struct delayed_work	reconnect_work;
+
+	struct list_head	list;
+
+	struct blk_mq_tag_set	admin_tag_set;
+	struct nvme_rdma_device	*device;
+
+	u32			max_fr_pages;
+
+	struct sockaddr_storage addr;
+	struct sockaddr_storage src_addr;
+
+	struct nvme_ctrl	ctrl;
+	bool			use_inline_data;
+	u32			io_queues[HCTX_MAX_TYPES];
+};
+
+static inline struct nvme_rdma_ctrl *to_rdma_ctrl(struct nvme_ctrl *ctrl)
+{
+	return container_of(ctrl, struct nvme_rdma_ctrl, ctrl);
+}
+
+static inline int nvme_rdma_queue_idx(struct nvme_rdma_queue *queue)
+{
+	return queue - queue->ctrl->queues;
+}
+
+/* main.c: module parameters */
+extern bool register_always;
+
+/* queue.c */
+extern struct list_head device_list;
+extern struct mutex device_list_mutex;
+
+void nvme_rdma_free_qe(struct ib_device *ibdev, struct nvme_rdma_qe *qe,
+		       size_t capsule_size, enum dma_data_direction dir);
+int nvme_rdma_alloc_qe(struct ib_device *ibdev, struct nvme_rdma_qe *qe,
+		       size_t capsule_size, enum dma_data_direction dir);
+int nvme_rdma_get_max_fr_pages(struct ib_device *ibdev, bool pi_support);
+int nvme_rdma_alloc_queue(struct nvme_rdma_ctrl *ctrl,
+			  int idx, size_t queue_size);
+void nvme_rdma_stop_queue(struct nvme_rdma_queue *queue);
+void nvme_rdma_free_queue(struct nvme_rdma_queue *queue);
+void nvme_rdma_free_io_queues(struct nvme_rdma_ctrl *ctrl);
+void nvme_rdma_stop_io_queues(struct nvme_rdma_ctrl *ctrl);
+int nvme_rdma_start_queue(struct nvme_rdma_ctrl *ctrl, int idx);
+int nvme_rdma_start_io_queues(struct nvme_rdma_ctrl *ctrl,
+			      int first, int last);
+int nvme_rdma_alloc_io_queues(struct nvme_rdma_ctrl *ctrl);
+
+/* ctrl.c */
+extern struct list_head nvme_rdma_ctrl_list;
+extern struct mutex nvme_rdma_ctrl_mutex;
+
+int nvme_rdma_init_request(struct blk_mq_tag_set *set,
+			   struct request *rq, unsigned int hctx_idx,
+			   unsigned int numa_node);
+void nvme_rdma_exit_request(struct blk_mq_tag_set *set,
+			    struct request *rq, unsigned int hctx_idx);
+int nvme_rdma_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
+			unsigned int hctx_idx);
+int nvme_rdma_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,
+			      unsigned int hctx_idx);
+void nvme_rdma_map_queues(struct blk_mq_tag_set *set);
+void nvme_rdma_error_recovery(struct nvme_rdma_ctrl *ctrl);
+struct nvme_ctrl *nvme_rdma_create_ctrl(struct device *dev,
+					struct nvmf_ctrl_options *opts);
+
+/* io.c */
+extern const struct blk_mq_ops nvme_rdma_mq_ops;
+extern const struct blk_mq_ops nvme_rdma_admin_mq_ops;
+
+int nvme_rdma_post_recv(struct nvme_rdma_queue *queue,
+			struct nvme_rdma_qe *qe);
+void nvme_rdma_submit_async_event(struct nvme_ctrl *arg);
+
+#endif /* NVME_RDMA_H */
