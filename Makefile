@@ -50,8 +50,8 @@ prepare:
 	@mkdir -p $(BUILD)/generated
 	@rsync -a --delete --exclude nvme-private --exclude generated \
 		--exclude '*.o' --exclude '*.ko' --exclude '.*.cmd' --exclude '*.mod*' \
-		$(ROOT)/Kbuild $(ROOT)/host $(ROOT)/target $(ROOT)/common \
-		$(ROOT)/compat $(ROOT)/kunit $(BUILD)/
+		$(wildcard $(addprefix $(ROOT)/,Kbuild host target common compat kunit)) \
+		$(BUILD)/
 	@$(ROOT)/scripts/nvme-private-headers.sh $(KDIR) $(BUILD)/nvme-private $(KSRC)
 	@$(ROOT)/compat/conftest.sh $(KDIR) $(BUILD)/nvme-private $(BUILD)/generated/compat-config.h
 

@@ -71,7 +71,8 @@ build_base() {
 	mkdir -p "$dst"
 	for m in $GUEST_MODULES; do
 		/sbin/modprobe -d "$modroot" -S "$kver" --show-depends "$m" 2>/dev/null |
-			awk '$1 == "insmod" { print $2 }'
+			awk '$1 == "insmod" { print $2 }' || true	# not every kernel has every module (siw)
+
 	done | sort -u | while read -r f; do
 		mkdir -p "$stage$(dirname "${f#"$modroot"}")"
 		cp "$f" "$stage${f#"$modroot"}"
@@ -97,6 +98,16 @@ build_overlay() {
 	# only what changed goes into the overlay: updates/ and the indexes
 	find "$stage/lib/modules/$kver" -mindepth 1 -maxdepth 1 ! -name 'updates' ! -name 'modules.*' \
 		-exec rm -rf {} +
+	# build IDs of both variants of each transport, so the guest can prove
+	# which one is loaded (/sys/module/*/notes): Debian's in-tree modules have
+	# no srcversion (CONFIG_MODULE_SRCVERSION_ALL is off)
+	local ko
+	for ko in "$stage/lib/modules/$kver/updates/"*.ko \
+		"$base/lib/modules/$kver/kernel/drivers/nvme/host/nvme-rdma.ko" \
+		"$base/lib/modules/$kver/kernel/drivers/nvme/target/nvmet-rdma.ko"; do
+		printf '%s %s\n' "${ko#"$stage"}" \
+			"$(readelf -n "$ko" | sed -n 's/.*Build ID: //p')"
+	done | sed "s|^$base||" > "$stage/rig/buildids"
 	cp "$NVMEOF_ROOT/rig/guest/init" "$stage/init"
 	chmod +x "$stage/init"
 	cp "$NVMEOF_ROOT/rig/guest/lib.sh" "$stage/rig/lib.sh"

@@ -33,10 +33,12 @@ rig_fail() {
 rig_check() {
 	local desc=$1
 	shift
-	if "$@"; then
+	"$@"
+	local rc=$?
+	if [ $rc -eq 0 ]; then
 		echo "RIG-CHECK ok $desc"
 	else
-		rig_fail "$desc (exit $?)"
+		rig_fail "$desc (exit $rc)"
 	fi
 }
 
@@ -44,8 +46,10 @@ rig_check() {
 rig_must() {
 	local desc=$1
 	shift
-	if ! "$@"; then
-		rig_fail "$desc (exit $?)"
+	"$@"
+	local rc=$?
+	if [ $rc -ne 0 ]; then
+		rig_fail "$desc (exit $rc)"
 		exit 1
 	fi
 	echo "RIG-CHECK ok $desc"
@@ -113,20 +117,37 @@ rig_module_path() {
 	esac
 }
 
+# rig_build_id_loaded MODULE - hex build ID of the loaded module (from its
+# ELF note in sysfs: 12-byte note header, "GNU\0", then the ID).
+rig_build_id_loaded() {
+	od -An -v -tx1 "/sys/module/$(echo "$1" | tr - _)/notes/.note.gnu.build-id" 2>/dev/null |
+		tr -d ' \n' | cut -c33-
+}
+
+# rig_build_id_file PATH - build ID of a module file, recorded at image build.
+rig_build_id_file() {
+	awk -v p="$1" '$1 == p { print $2 }' /rig/buildids
+}
+
 # rig_verify_loaded stock|ours MODULE - the loaded module is the one asked
-# for: its srcversion matches that file and not the other one.
+# for: its build ID is that file's and not the other one's; for ours, also
+# srcversion and MODULE_VERSION match the file.
 rig_verify_loaded() {
-	local which=$1 mod=$2 sys want other have
+	local which=$1 mod=$2 sys have want other
 	sys=/sys/module/$(echo "$mod" | tr - _)
-	have=$(cat $sys/srcversion 2>/dev/null)
-	want=$($MODINFO -F srcversion "$(rig_module_path "$which" "$mod")")
+	have=$(rig_build_id_loaded "$mod")
+	want=$(rig_build_id_file "$(rig_module_path "$which" "$mod")")
 	if [ "$which" = ours ]; then
-		other=$($MODINFO -F srcversion "$(rig_module_path stock "$mod")")
+		other=$(rig_build_id_file "$(rig_module_path stock "$mod")")
 	else
-		other=$($MODINFO -F srcversion "$(rig_module_path ours "$mod")")
+		other=$(rig_build_id_file "$(rig_module_path ours "$mod")")
 	fi
-	echo "RIG-MODULE $mod asked=$which srcversion=$have version=$(cat $sys/version 2>/dev/null)"
-	[ -n "$have" ] && [ "$have" = "$want" ] && [ "$have" != "$other" ]
+	echo "RIG-MODULE $mod asked=$which build-id=$have version=$(cat $sys/version 2>/dev/null) srcversion=$(cat $sys/srcversion 2>/dev/null)"
+	[ -n "$have" ] && [ "$have" = "$want" ] && [ "$have" != "$other" ] || return 1
+	if [ "$which" = ours ]; then
+		[ "$(cat $sys/srcversion)" = "$($MODINFO -F srcversion "$(rig_module_path ours "$mod")")" ] &&
+			[ "$(cat $sys/version)" = "$($MODINFO -F version "$(rig_module_path ours "$mod")")" ] || return 1
+	fi
 }
 
 # rig_load stock|ours MODULE - load one of our transports or the in-tree one.
@@ -199,16 +220,15 @@ rig_unexport() {
 	done
 }
 
-# rig_nvme_ns - the block device of our subsystem's namespace 1, if present.
+# rig_nvme_ns - the block device of our subsystem's namespace 1, if present:
+# the multipath head (under the nvme-subsystem) or, without multipath, the
+# controller's own namespace.
 rig_nvme_ns() {
-	local c d
-	for c in /sys/class/nvme/nvme*; do
-		[ -e "$c/subsysnqn" ] || continue
-		[ "$(cat "$c/subsysnqn")" = "$RIG_NQN" ] || continue
-		[ "$(cat "$c/transport")" = rdma ] || continue
-		for d in /sys/block/nvme*n1; do
-			[ -e "$d" ] || continue
-			[ "$(cat "$d/device/subsysnqn" 2>/dev/null || cat "$d/device/../subsysnqn" 2>/dev/null)" = "$RIG_NQN" ] || continue
+	local s d
+	for s in /sys/class/nvme-subsystem/nvme-subsys* /sys/class/nvme/nvme*; do
+		[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$RIG_NQN" ] || continue
+		for d in "$s"/nvme*n1; do
+			[ -b "/dev/${d##*/}" ] || continue
 			echo "/dev/${d##*/}"
 			return 0
 		done
@@ -244,7 +264,7 @@ rig_fio_verify() {
 	local rc=$?
 	[ $rc -eq 0 ] || { tail -20 /tmp/fio.out; return $rc; }
 	# terse v3: field 6 = read io (KiB), field 47 = write io (KiB)
-	awk -F';' '{ printf "RIG-FIO rw=%s bs=%s qd=%s jobs=%s read_kib=%s write_kib=%s\n", "'"$rw"'", "'"$bs"'", "'"$qd"'", "'"$jobs"'", $6, $47 }' /tmp/fio.out
+	awk -F';' 'NF >= 47 && $6 != "" { printf "RIG-FIO rw=%s bs=%s qd=%s jobs=%s read_kib=%s write_kib=%s\n", "'"$rw"'", "'"$bs"'", "'"$qd"'", "'"$jobs"'", $6, $47 }' /tmp/fio.out
 }
 
 # rig_unload MODULE... - rmmod must succeed: a refused unload means a leaked
