@@ -92,4 +92,21 @@ static inline bool nvmeof_should_reconnect(struct nvme_ctrl *ctrl, int status)
 }
 #endif /* NVMEOF_COMPAT_NVME_HOST */
 
+#ifdef NVMEOF_COMPAT_NVMET
+#include "nvmet.h"
+
+/*
+ * nvmet_sq_init() takes the CQ the SQ completes to once nvmet shares CQs
+ * (HAVE_NVMET_SQ_INIT_CQ); before that the CQ is not passed.
+ */
+static inline int nvmeof_sq_init(struct nvmet_sq *sq, struct nvmet_cq *cq)
+{
+#ifdef HAVE_NVMET_SQ_INIT_CQ
+	return nvmet_sq_init(sq, cq);
+#else
+	return nvmet_sq_init(sq);
+#endif
+}
+#endif /* NVMEOF_COMPAT_NVMET */
+
 #endif /* NVMEOF_COMPAT_H */

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pure validation of NVMe/RDMA wire input (see wire.h).
+ *
+ * Lifted from the NVMe over Fabrics RDMA target.
+ * Copyright (c) 2015-2016 HGST, a Western Digital Company.
+ */
+#include <linux/overflow.h>
+#include <linux/stddef.h>
+#include "wire.h"
+
+/**
+ * nvmeof_classify_sgl() - classify the SGL descriptor of a command capsule
+ * @type: the descriptor's type byte (SGL identifier): descriptor type in
+ *	the high nibble, subtype in the low nibble
+ * @kind: set to how the descriptor is to be handled, also on failure
+ *	(%NVMEOF_SGL_BAD_SUBTYPE or %NVMEOF_SGL_BAD_TYPE)
+ *
+ * Only a data block descriptor with an offset (in-capsule data) and a keyed
+ * data block descriptor with an address, optionally with remote
+ * invalidation, are supported.
+ *
+ * Return: %NVME_SC_SUCCESS; NVME_SC_INVALID_FIELD | NVME_STATUS_DNR for an
+ * unsupported subtype; NVME_SC_SGL_INVALID_TYPE | NVME_STATUS_DNR for an
+ * unsupported descriptor type. On failure the error location is the
+ * command's dptr field.
+ */
+u16 nvmeof_classify_sgl(u8 type, enum nvmeof_sgl_kind *kind)
+{
+	switch (type >> 4) {
+	case NVME_SGL_FMT_DATA_DESC:
+		switch (type & 0xf) {
+		case NVME_SGL_FMT_OFFSET:
+			*kind = NVMEOF_SGL_INLINE;
+			return NVME_SC_SUCCESS;
+		default:
+			*kind = NVMEOF_SGL_BAD_SUBTYPE;
+			return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
+		}
+	case NVME_KEY_SGL_FMT_DATA_DESC:
+		switch (type & 0xf) {
+		case NVME_SGL_FMT_ADDRESS | NVME_SGL_FMT_INVALIDATE:
+			*kind = NVMEOF_SGL_KEYED_INVALIDATE;
+			return NVME_SC_SUCCESS;
+		case NVME_SGL_FMT_ADDRESS:
+			*kind = NVMEOF_SGL_KEYED;
+			return NVME_SC_SUCCESS;
+		default:
+			*kind = NVMEOF_SGL_BAD_SUBTYPE;
+			return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
+		}
+	default:
+		*kind = NVMEOF_SGL_BAD_TYPE;
+		return NVME_SC_SGL_INVALID_TYPE | NVME_STATUS_DNR;
+	}
+}
+
+/**
+ * nvmeof_check_inline_sgl() - validate an in-capsule data SGL descriptor
+ * @off: the descriptor's offset into the in-capsule data, as sent
+ * @len: the descriptor's length, as sent
+ * @inline_data_size: bytes of in-capsule data the receive buffers hold
+ * @is_write: whether the command transfers data from host to controller
+ * @error_loc: set to the offset of the offending command field when the
+ *	failure has one (the opcode, for a non-write); otherwise untouched
+ *
+ * In-capsule data is only valid for a write, and [@off, @off + @len) must
+ * lie within the @inline_data_size bytes received with the capsule. @off
+ * comes from the wire as 64 bits, so the end of the range is computed with
+ * overflow checking: an offset near U64_MAX must not wrap around into an
+ * accepted range.
+ *
+ * A zero @len with an in-range @off is valid: the command has no data.
+ *
+ * Return: %NVME_SC_SUCCESS; NVME_SC_INVALID_FIELD | NVME_STATUS_DNR if
+ * !@is_write; NVME_SC_SGL_INVALID_OFFSET | NVME_STATUS_DNR if the range
+ * wraps or ends past @inline_data_size.
+ */
+u16 nvmeof_check_inline_sgl(u64 off, u32 len, u32 inline_data_size,
+			    bool is_write, u16 *error_loc)
+{
+	u64 end;
+
+	if (!is_write) {
+		*error_loc = offsetof(struct nvme_common_command, opcode);
+		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
+	}
+
+	if (check_add_overflow(off, (u64)len, &end) || end > inline_data_size)
+		return NVME_SC_SGL_INVALID_OFFSET | NVME_STATUS_DNR;
+
+	return NVME_SC_SUCCESS;
+}

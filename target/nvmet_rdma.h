@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * NVMe over Fabrics RDMA target: private definitions shared by the files of
+ * nvmet-rdma.ko.
+ * Copyright (c) 2015-2016 HGST, a Western Digital Company.
+ */
+#ifndef NVMET_RDMA_H
+#define NVMET_RDMA_H
+
+#include <linux/atomic.h>
+#include <linux/idr.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/sbitmap.h>
+#include <linux/socket.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+#include <rdma/rw.h>
+
+#include <linux/nvme-rdma.h>
+#include "nvmet.h"
+#include "compat.h"
+
+/*
+ * We allow at least 1 page, up to 4 SGEs, and up to 16KB of inline data
+ */
+#define NVMET_RDMA_DEFAULT_INLINE_DATA_SIZE	PAGE_SIZE
+#define NVMET_RDMA_MAX_INLINE_SGE		4
+#define NVMET_RDMA_MAX_INLINE_DATA_SIZE		max_t(int, SZ_16K, PAGE_SIZE)
+
+/* Assume mpsmin == device_page_size == 4KB */
+#define NVMET_RDMA_MAX_MDTS			8
+#define NVMET_RDMA_MAX_METADATA_MDTS		5
+
+#define NVMET_RDMA_BACKLOG 128
+
+#define NVMET_RDMA_DISCRETE_RSP_TAG		-1
+
+struct nvmet_rdma_srq;
+
+struct nvmet_rdma_cmd {
+	struct ib_sge		sge[NVMET_RDMA_MAX_INLINE_SGE + 1];
+	struct ib_cqe		cqe;
+	struct ib_recv_wr	wr;
+	struct scatterlist	inline_sg[NVMET_RDMA_MAX_INLINE_SGE];
+	struct nvme_command     *nvme_cmd;
+	struct nvmet_rdma_queue	*queue;
+	struct nvmet_rdma_srq   *nsrq;
+};
+
+enum {
+	NVMET_RDMA_REQ_INLINE_DATA	= (1 << 0),
+	NVMET_RDMA_REQ_INVALIDATE_RKEY	= (1 << 1),
+};
+
+struct nvmet_rdma_rsp {
+	struct ib_sge		send_sge;
+	struct ib_cqe		send_cqe;
+	struct ib_send_wr	send_wr;
+
+	struct nvmet_rdma_cmd	*cmd;
+	struct nvmet_rdma_queue	*queue;
+
+	struct ib_cqe		read_cqe;
+	struct ib_cqe		write_cqe;
+	struct rdma_rw_ctx	rw;
+
+	struct nvmet_req	req;
+
+	bool			allocated;
+	u8			n_rdma;
+	u32			flags;
+	u32			invalidate_rkey;
+
+	struct list_head	wait_list;
+	int			tag;
+};
+
+enum nvmet_rdma_queue_state {
+	NVMET_RDMA_Q_CONNECTING,
+	NVMET_RDMA_Q_LIVE,
+	NVMET_RDMA_Q_DISCONNECTING,
+};
+
+struct nvmet_rdma_queue {
+	struct rdma_cm_id	*cm_id;
+	struct ib_qp		*qp;
+	struct nvmet_port	*port;
+	struct ib_cq		*cq;
+	atomic_t		sq_wr_avail;
+	struct nvmet_rdma_device *dev;
+	struct nvmet_rdma_srq   *nsrq;
+	spinlock_t		state_lock; /* protects state and rsp_wait_list */
+	enum nvmet_rdma_queue_state state;
+	struct nvmet_cq		nvme_cq;
+	struct nvmet_sq		nvme_sq;
+
+	struct nvmet_rdma_rsp	*rsps;
+	struct sbitmap		rsp_tags;
+	struct nvmet_rdma_cmd	*cmds;
+
+	struct work_struct	release_work;
+	struct list_head	rsp_wait_list;
+	struct list_head	rsp_wr_wait_list;
+	spinlock_t		rsp_wr_wait_lock; /* protects rsp_wr_wait_list */
+
+	int			idx;
+	int			host_qid;
+	int			comp_vector;
+	int			recv_queue_size;
+	int			send_queue_size;
+
+	struct list_head	queue_list;
+};
+
+struct nvmet_rdma_port {
+	struct nvmet_port	*nport;
+	struct sockaddr_storage addr;
+	struct rdma_cm_id	*cm_id;
+	struct delayed_work	repair_work;
+};
+
+struct nvmet_rdma_srq {
+	struct ib_srq            *srq;
+	struct nvmet_rdma_cmd    *cmds;
+	struct nvmet_rdma_device *ndev;
+};
+
+struct nvmet_rdma_device {
+	struct ib_device	*device;
+	struct ib_pd		*pd;
+	struct nvmet_rdma_srq	**srqs;
+	int			srq_count;
+	size_t			srq_size;
+	struct kref		ref;
+	struct list_head	entry;
+	int			inline_data_size;
+	int			inline_page_count;
+};
+
+/**
+ * num_pages() - number of pages spanned by a buffer starting on a page
+ * @len: buffer length in bytes
+ *
+ * Return: the number of pages @len bytes occupy from a page boundary (0 for
+ * a @len of 0).
+ */
+static inline int num_pages(int len)
+{
+	return 1 + (((len - 1) & PAGE_MASK) >> PAGE_SHIFT);
+}
+
+/* main.c */
+extern bool nvmet_rdma_use_srq;
+extern int nvmet_rdma_srq_size;
+extern const struct nvmet_fabrics_ops nvmet_rdma_ops;
+
+/* port.c */
+int nvmet_rdma_add_port(struct nvmet_port *nport);
+void nvmet_rdma_remove_port(struct nvmet_port *nport);
+void nvmet_rdma_disc_port_addr(struct nvmet_req *req,
+			       struct nvmet_port *nport, char *traddr);
+
+/* queue.c */
+extern struct ida nvmet_rdma_queue_ida;
+extern struct list_head nvmet_rdma_queue_list;
+extern struct mutex nvmet_rdma_queue_mutex;
+extern struct list_head nvmet_rdma_device_list;
+extern struct mutex nvmet_rdma_device_list_mutex;
+
+int nvmet_rdma_alloc_rsp(struct nvmet_rdma_device *ndev,
+			 struct nvmet_rdma_rsp *r, int tag);
+void nvmet_rdma_free_rsp(struct nvmet_rdma_device *ndev,
+			 struct nvmet_rdma_rsp *r);
+void __nvmet_rdma_queue_disconnect(struct nvmet_rdma_queue *queue);
+void nvmet_rdma_queue_disconnect(struct nvmet_rdma_queue *queue);
+int nvmet_rdma_cm_handler(struct rdma_cm_id *cm_id,
+			  struct rdma_cm_event *event);
+void nvmet_rdma_delete_ctrl(struct nvmet_ctrl *ctrl);
+
+/* io.c */
+void nvmet_rdma_put_rsp(struct nvmet_rdma_rsp *rsp);
+int nvmet_rdma_post_recv(struct nvmet_rdma_device *ndev,
+			 struct nvmet_rdma_cmd *cmd);
+void nvmet_rdma_free_rsp_resources(struct nvmet_rdma_rsp *rsp);
+void nvmet_rdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void nvmet_rdma_queue_response(struct nvmet_req *req);
+void nvmet_rdma_read_data_done(struct ib_cq *cq, struct ib_wc *wc);
+void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc);
+void nvmet_rdma_handle_command(struct nvmet_rdma_queue *queue,
+			       struct nvmet_rdma_rsp *cmd);
+void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+
+#endif /* NVMET_RDMA_H */
