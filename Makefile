@@ -40,7 +40,7 @@ KBUILD_ARGS = -C $(KDIR) M=$(BUILD) W=$(W) C=$(C) \
 SOURCES := Kbuild $(wildcard host/* target/* common/* compat/*.h kunit/*)
 
 .PHONY: all modules prepare install uninstall dkms-install dkms-remove \
-	kunit check demo bench clean style kdoc
+	kunit-modules check demo clean style
 
 all: modules
 
@@ -78,10 +78,10 @@ dkms-remove:
 	$(ROOT)/scripts/dkms.sh remove $(KVER)
 
 check:
-	$(ROOT)/scripts/check.sh
+	@$(ROOT)/tests/run
 
 demo:
-	$(ROOT)/scripts/demo.sh
+	@$(ROOT)/scripts/demo.sh
 
 style:
 	$(ROOT)/scripts/style.sh

@@ -70,7 +70,7 @@ int nvme_rdma_init_request(struct blk_mq_tag_set *set,
  * @data: the struct nvme_ctrl the tag set belongs to
  * @hctx_idx: hardware queue index; I/O queue hctx_idx + 1 serves it
  *
- * Return: 0.
+ * Return: 0, or -EINVAL if blk-mq asks for a queue the controller lacks.
  */
 int nvme_rdma_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 			unsigned int hctx_idx)
@@ -78,7 +78,9 @@ int nvme_rdma_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 	struct nvme_rdma_ctrl *ctrl = to_rdma_ctrl(data);
 	struct nvme_rdma_queue *queue = &ctrl->queues[hctx_idx + 1];
 
-	BUG_ON(hctx_idx >= ctrl->ctrl.queue_count);
+	/* stock BUG()s here; refusing the hctx keeps the machine up */
+	if (WARN_ON_ONCE(hctx_idx >= ctrl->ctrl.queue_count))
+		return -EINVAL;
 
 	hctx->driver_data = queue;
 	return 0;
@@ -90,7 +92,7 @@ int nvme_rdma_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
  * @data: the struct nvme_ctrl the tag set belongs to
  * @hctx_idx: hardware queue index, always 0
  *
- * Return: 0.
+ * Return: 0, or -EINVAL for any hctx but the first.
  */
 int nvme_rdma_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 			      unsigned int hctx_idx)
@@ -98,7 +100,8 @@ int nvme_rdma_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 	struct nvme_rdma_ctrl *ctrl = to_rdma_ctrl(data);
 	struct nvme_rdma_queue *queue = &ctrl->queues[0];
 
-	BUG_ON(hctx_idx != 0);
+	if (WARN_ON_ONCE(hctx_idx != 0))
+		return -EINVAL;
 
 	hctx->driver_data = queue;
 	return 0;

@@ -110,7 +110,7 @@ build_overlay() {
 	done | sed "s|^$base||" > "$stage/rig/buildids"
 	cp "$NVMEOF_ROOT/rig/guest/init" "$stage/init"
 	chmod +x "$stage/init"
-	cp "$NVMEOF_ROOT/rig/guest/lib.sh" "$stage/rig/lib.sh"
+	cp "$NVMEOF_ROOT/rig/guest/lib.sh" "$NVMEOF_ROOT/rig/guest/demo.sh" "$stage/rig/"
 	mkdir -p "$stage/rig/tests"
 	cp "$NVMEOF_ROOT"/tests/*.sh "$stage/rig/tests/"
 	pack "$stage" "$out"
