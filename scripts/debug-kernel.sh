@@ -4,7 +4,7 @@
 # debug-kernel.sh - build (once) and print the location of the rig's debug
 # kernel: the same linux-source as Debian's kernel, with KUnit, KASAN,
 # lockdep, rxe and siw. The result is cached outside the repository, keyed by
-# the config fragment, this script and the source version, so it is rebuilt
+# the config fragment, the build recipe and the source version, so it is rebuilt
 # only when one of them changes.
 #
 # Usage: scripts/debug-kernel.sh [SERIES]     (default: 6.1)
@@ -16,7 +16,10 @@ set -euo pipefail
 series=${1:-6.1}
 src=$(source_tree "$series")
 version=$(kernel_version "$src")
-key=$(cat "$NVMEOF_ROOT/scripts/debug-kernel.config" "$0" | sha256sum | cut -c1-12)
+# Bump RECIPE when a change below alters what gets built; the config fragment
+# is part of the key by itself.
+RECIPE=1
+key=$( (cat "$NVMEOF_ROOT/scripts/debug-kernel.config"; echo "recipe=$RECIPE") | sha256sum | cut -c1-12)
 out=$NVMEOF_CACHE/debug-kernel/$version-$key
 
 if [ -e "$out/.done" ]; then
