@@ -36,7 +36,7 @@ default_kver() {
 
 # kernel_version KDIR - "6.1.192" as the build tree reports it.
 kernel_version() {
-	make -s -C "$1" kernelversion 2>/dev/null | tail -1
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$1" kernelversion 2>/dev/null | tail -1
 }
 
 # source_series VERSION - "6.1" for "6.1.192".
