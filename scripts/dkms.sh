@@ -17,6 +17,8 @@ case ${1:-} in
 install)
 	kver=${2:-$(uname -r)}
 	dst=/usr/src/nvmeof-rdma-$version
+	# a half-done earlier attempt of this same version would make `dkms add` fail
+	dkms remove -m nvmeof-rdma -v "$version" --all > /dev/null 2>&1 || true
 	rm -rf "$dst"
 	mkdir -p "$dst"
 	git ls-files -z | xargs -0 cp --parents -t "$dst"
@@ -27,7 +29,7 @@ install)
 	dkms install -m nvmeof-rdma -v "$version" -k "$kver" --force
 	;;
 remove)
-	for v in $(dkms status nvmeof-rdma 2>/dev/null | sed -n 's|^nvmeof-rdma/\([^,]*\),.*|\1|p' | sort -u); do
+	for v in $(dkms status nvmeof-rdma 2>/dev/null | sed -n 's|^nvmeof-rdma/\([^,:]*\)[,:].*|\1|p' | sort -u); do
 		dkms remove -m nvmeof-rdma -v "$v" --all
 		rm -rf "/usr/src/nvmeof-rdma-$v"
 	done
