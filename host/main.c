@@ -11,8 +11,8 @@
  * unsafe.  With it turned off we will have to register a global rkey that
  * allows read and write access to all physical memory.
  */
-bool register_always = true;
-module_param(register_always, bool, 0444);
+bool nvme_rdma_register_always = true;
+module_param_named(register_always, nvme_rdma_register_always, bool, 0444);
 MODULE_PARM_DESC(register_always,
 		 "Use memory registration even for contiguous memory regions");
 
@@ -33,14 +33,14 @@ static void nvme_rdma_remove_one(struct ib_device *ib_device, void *client_data)
 	struct nvme_rdma_device *ndev;
 	bool found = false;
 
-	mutex_lock(&device_list_mutex);
-	list_for_each_entry(ndev, &device_list, entry) {
+	mutex_lock(&nvme_rdma_device_list_mutex);
+	list_for_each_entry(ndev, &nvme_rdma_device_list, entry) {
 		if (ndev->dev == ib_device) {
 			found = true;
 			break;
 		}
 	}
-	mutex_unlock(&device_list_mutex);
+	mutex_unlock(&nvme_rdma_device_list_mutex);
 
 	if (!found)
 		return;

@@ -145,11 +145,11 @@ static inline int nvme_rdma_queue_idx(struct nvme_rdma_queue *queue)
 }
 
 /* main.c: module parameters */
-extern bool register_always;
+extern bool nvme_rdma_register_always;
 
 /* queue.c */
-extern struct list_head device_list;
-extern struct mutex device_list_mutex;
+extern struct list_head nvme_rdma_device_list;
+extern struct mutex nvme_rdma_device_list_mutex;
 
 void nvme_rdma_free_qe(struct ib_device *ibdev, struct nvme_rdma_qe *qe,
 		       size_t capsule_size, enum dma_data_direction dir);

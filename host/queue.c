@@ -7,9 +7,9 @@
 #include "nvme_rdma.h"
 
 /* every nvme_rdma_device in use, one per ib_device */
-LIST_HEAD(device_list);
-/* protects device_list */
-DEFINE_MUTEX(device_list_mutex);
+LIST_HEAD(nvme_rdma_device_list);
+/* protects nvme_rdma_device_list */
+DEFINE_MUTEX(nvme_rdma_device_list_mutex);
 
 static int nvme_rdma_cm_handler(struct rdma_cm_id *cm_id,
 				struct rdma_cm_event *event);
@@ -151,9 +151,9 @@ static void nvme_rdma_free_dev(struct kref *ref)
 	struct nvme_rdma_device *ndev =
 		container_of(ref, struct nvme_rdma_device, ref);
 
-	mutex_lock(&device_list_mutex);
+	mutex_lock(&nvme_rdma_device_list_mutex);
 	list_del(&ndev->entry);
-	mutex_unlock(&device_list_mutex);
+	mutex_unlock(&nvme_rdma_device_list_mutex);
 
 	ib_dealloc_pd(ndev->pd);
 	kfree(ndev);
@@ -174,8 +174,8 @@ nvme_rdma_find_get_device(struct rdma_cm_id *cm_id)
 {
 	struct nvme_rdma_device *ndev;
 
-	mutex_lock(&device_list_mutex);
-	list_for_each_entry(ndev, &device_list, entry) {
+	mutex_lock(&nvme_rdma_device_list_mutex);
+	list_for_each_entry(ndev, &nvme_rdma_device_list, entry) {
 		if (ndev->dev->node_guid == cm_id->device->node_guid &&
 		    nvme_rdma_dev_get(ndev))
 			goto out_unlock;
@@ -189,7 +189,7 @@ nvme_rdma_find_get_device(struct rdma_cm_id *cm_id)
 	kref_init(&ndev->ref);
 
 	ndev->pd = ib_alloc_pd(ndev->dev,
-			       register_always ? 0 : IB_PD_UNSAFE_GLOBAL_RKEY);
+			       nvme_rdma_register_always ? 0 : IB_PD_UNSAFE_GLOBAL_RKEY);
 	if (IS_ERR(ndev->pd))
 		goto out_free_dev;
 
@@ -202,9 +202,9 @@ nvme_rdma_find_get_device(struct rdma_cm_id *cm_id)
 
 	ndev->num_inline_segments = min(NVME_RDMA_MAX_INLINE_SEGMENTS,
 					ndev->dev->attrs.max_send_sge - 1);
-	list_add(&ndev->entry, &device_list);
+	list_add(&ndev->entry, &nvme_rdma_device_list);
 out_unlock:
-	mutex_unlock(&device_list_mutex);
+	mutex_unlock(&nvme_rdma_device_list_mutex);
 	return ndev;
 
 out_free_pd:
@@ -212,7 +212,7 @@ out_free_pd:
 out_free_dev:
 	kfree(ndev);
 out_err:
-	mutex_unlock(&device_list_mutex);
+	mutex_unlock(&nvme_rdma_device_list_mutex);
 	return NULL;
 }
 

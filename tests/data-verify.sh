@@ -2,7 +2,8 @@
 # data-verify: export a RAM disk over RDMA, connect with `nvme connect -t
 # rdma`, and check every byte with fio --verify=crc32c from 512 B to 1 MiB,
 # sequential and random, QD 1 to 32; then disconnect and unload cleanly.
-# rig: pairs=all kernels=stock,debug rdma=rxe,siw timeout=300
+# iWARP semantics (siw) are covered for our own pair and the stock control.
+# rig: pairs=all siw-pairs=ours/ours,stock/stock kernels=stock,debug rdma=rxe,siw timeout=300
 
 rig_setup_rdma
 rig_load_target
