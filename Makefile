@@ -57,10 +57,12 @@ prepare:
 
 modules: prepare
 	$(MAKE) $(KBUILD_ARGS) modules
+	@echo "$(NVMEOF_VERSION)" > $(BUILD)/version
 	@echo "built for $(KVER): $(BUILD)/host/nvme-rdma.ko $(BUILD)/target/nvmet-rdma.ko"
 
 kunit-modules: prepare
 	$(MAKE) $(KBUILD_ARGS) NVMEOF_KUNIT=1 modules
+	@echo "$(NVMEOF_VERSION)" > $(BUILD)/version
 
 install: modules
 	install -D -m 644 $(BUILD)/host/nvme-rdma.ko $(DESTDIR)/lib/modules/$(KVER)/updates/nvme-rdma.ko
