@@ -18,7 +18,7 @@ src=$(source_tree "$series")
 version=$(kernel_version "$src")
 # Bump RECIPE when a change below alters what gets built; the config fragment
 # is part of the key by itself.
-RECIPE=1
+RECIPE=2
 key=$( (cat "$NVMEOF_ROOT/scripts/debug-kernel.config"; echo "recipe=$RECIPE") | sha256sum | cut -c1-12)
 out=$NVMEOF_CACHE/debug-kernel/$version-$key
 
@@ -31,8 +31,8 @@ log "building debug kernel $version ($key) into $out; a cold build takes about 1
 rm -rf "$out"
 mkdir -p "$out/build"
 start=$(date +%s)
-{
-	make -C "$src" O="$out/build" x86_64_defconfig kvm_guest.config
+(
+	make -C "$src" O="$out/build" x86_64_defconfig
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$out/build" \
 		"$out/build/.config" "$NVMEOF_ROOT/scripts/debug-kernel.config"
 	make -C "$src" O="$out/build" olddefconfig
@@ -51,7 +51,7 @@ start=$(date +%s)
 	make -C "$src" O="$out/build" -j"$(nproc)" bzImage modules
 	make -C "$src" O="$out/build" INSTALL_MOD_PATH="$out/modules" \
 		INSTALL_MOD_STRIP=1 modules_install
-} > "$out/build.log" 2>&1 || {
+) > "$out/build.log" 2>&1 || {
 	tail -30 "$out/build.log" >&2
 	die "debug kernel build failed; full log: $out/build.log"
 }

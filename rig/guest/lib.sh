@@ -24,6 +24,9 @@ RIG_NQN=nqn.2026-11.io.nvmeof-rdma:rig
 
 rig_log() { echo "RIG-LOG $*"; }
 
+# guest uptime in seconds, to see where a scenario spends its time
+rig_t() { cut -d' ' -f1 /proc/uptime; }
+
 rig_fail() {
 	echo "RIG-CHECK FAIL $*"
 	echo "$*" >> $RIG_FAILFILE
@@ -36,7 +39,7 @@ rig_check() {
 	"$@"
 	local rc=$?
 	if [ $rc -eq 0 ]; then
-		echo "RIG-CHECK ok $desc"
+		echo "RIG-CHECK ok $desc [t=$(rig_t)]"
 	else
 		rig_fail "$desc (exit $rc)"
 	fi
@@ -52,7 +55,7 @@ rig_must() {
 		rig_fail "$desc (exit $rc)"
 		exit 1
 	fi
-	echo "RIG-CHECK ok $desc"
+	echo "RIG-CHECK ok $desc [t=$(rig_t)]"
 }
 
 # rig_run_test FILE - run one scenario in a subshell and print its verdict.
