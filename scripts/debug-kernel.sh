@@ -16,10 +16,11 @@ set -euo pipefail
 series=${1:-6.1}
 src=$(source_tree "$series")
 version=$(kernel_version "$src")
-# Bump RECIPE when a change below alters what gets built; the config fragment
-# is part of the key by itself.
+# Bump RECIPE when a change below alters what gets built; the options of the
+# config fragment (not its comments) are part of the key by themselves.
 RECIPE=2
-key=$( (cat "$NVMEOF_ROOT/scripts/debug-kernel.config"; echo "recipe=$RECIPE") | sha256sum | cut -c1-12)
+key=$( (grep -v '^[[:space:]]*\(#\|$\)' "$NVMEOF_ROOT/scripts/debug-kernel.config"; echo "recipe=$RECIPE") |
+	sha256sum | cut -c1-12)
 out=$NVMEOF_CACHE/debug-kernel/$version-$key
 
 if [ -e "$out/.done" ]; then
