@@ -28,7 +28,7 @@ if [ -e "$out/.done" ]; then
 	exit 0
 fi
 
-log "building debug kernel $version ($key) into $out; a cold build takes about 15 minutes"
+log "building debug kernel $version ($key) into $out; a cold build takes about 15 minutes on 2 cores"
 rm -rf "$out"
 mkdir -p "$out/build"
 start=$(date +%s)
