@@ -15,7 +15,7 @@ PKGS=(
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	# out-of-tree and kernel builds
 	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio
-	xz-utils zstd kmod sparse python3 dkms
+	xz-utils zstd kmod sparse python3 dkms rsync git
 	# the test rig: guest, userspace inside the guest
 	qemu-system-x86 busybox-static nvme-cli fio rdma-core ibverbs-providers
 	perftest iproute2
