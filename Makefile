@@ -40,7 +40,7 @@ KBUILD_ARGS = -C $(KDIR) M=$(BUILD) W=$(W) C=$(C) \
 SOURCES := Kbuild $(wildcard host/* target/* common/* compat/*.h kunit/*)
 
 .PHONY: all modules prepare install uninstall dkms-install dkms-remove \
-	kunit-modules check demo clean style
+	kunit-modules check demo bench clean style
 
 all: modules
 
@@ -84,6 +84,9 @@ check:
 
 demo:
 	@$(ROOT)/scripts/demo.sh
+
+bench:
+	@$(ROOT)/scripts/bench.sh
 
 style:
 	$(ROOT)/scripts/style.sh

@@ -22,7 +22,8 @@ GUEST_MODULES="nvme-rdma nvmet-rdma nvme-tcp nvmet-tcp rdma_rxe siw rdma_ucm ib_
 	null_blk brd dummy crc32_pclmul crc32_generic crc32c_generic crc32c-intel
 	nvme-loop ipv6 configfs"
 BINARIES="/usr/sbin/nvme /usr/bin/fio /usr/sbin/ip /usr/bin/rdma /usr/bin/kmod
-	/usr/bin/ib_read_lat /usr/bin/ib_write_lat /usr/bin/ibv_devices /usr/bin/rping"
+	/usr/bin/ib_read_lat /usr/bin/ib_write_lat /usr/bin/ibv_devices /usr/bin/rping
+	/usr/bin/perf"
 
 copy_with_libs() {
 	local stage=$1 f lib
@@ -110,9 +111,18 @@ build_overlay() {
 	done | sed "s|^$base||" > "$stage/rig/buildids"
 	cp "$NVMEOF_ROOT/rig/guest/init" "$stage/init"
 	chmod +x "$stage/init"
-	cp "$NVMEOF_ROOT/rig/guest/lib.sh" "$NVMEOF_ROOT/rig/guest/demo.sh" "$stage/rig/"
-	mkdir -p "$stage/rig/tests"
+	cp "$NVMEOF_ROOT/rig/guest/lib.sh" "$NVMEOF_ROOT/rig/guest/demo.sh" \
+		"$NVMEOF_ROOT/rig/guest/bench.sh" "$stage/rig/"
+	mkdir -p "$stage/rig/tests" "$stage/rig/bin"
 	cp "$NVMEOF_ROOT"/tests/*.sh "$stage/rig/tests/"
+	# scenario helpers in C (a hostile host, ...); their libraries (rdma-core)
+	# are in the base layer already, with perftest
+	local src
+	for src in "$NVMEOF_ROOT"/tests/tools/*.c; do
+		[ -e "$src" ] || continue
+		gcc -O2 -Wall -Wextra -Werror -o "$stage/rig/bin/$(basename "$src" .c)" \
+			"$src" -lrdmacm -libverbs || die "cannot build $src"
+	done
 	pack "$stage" "$out"
 	rm -rf "$stage"
 }

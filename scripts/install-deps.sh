@@ -19,6 +19,10 @@ PKGS=(
 	# the test rig: guest, userspace inside the guest
 	qemu-system-x86 busybox-static nvme-cli fio rdma-core ibverbs-providers
 	perftest iproute2
+	# scenario helpers in C that speak RDMA CM and verbs (tests/tools/)
+	librdmacm-dev libibverbs-dev
+	# `make bench` draws its chart with matplotlib; BENCH_PROFILE uses perf
+	python3-matplotlib linux-perf
 )
 
 missing=()

@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0
+# bench: the measured part of `make bench`, run in a guest under
+# `-icount shift=0,sleep=off` with one vCPU, where guest time advances one
+# nanosecond per guest instruction: a latency in "µs" is thousands of
+# instructions per I/O (fio + block layer + host + target + rxe, all on the
+# one vCPU), and IOPS is 1e9 / instructions per I/O.
+#
+# rig.bench=fabric: one host/target pairing (rig.host, rig.target) over rxe
+#                   at MTU 4096, target inline data 16 KiB, null_blk
+#                   irqmode=0 behind the target.
+# rig.bench=local:  the same fio cases on null_blk directly, and the rig's
+#                   floor: perftest ib_read_lat 4 KiB over the same rxe.
+#
+# rig.profile=CASE: record that case with perf (cpu-clock, which under
+#                   icount samples every N instructions) and print the
+#                   hottest symbols as RIG-PROFILE lines.
+#
+# Output: one "RIG-BENCH key=value..." line per figure; scripts/bench.sh
+# collects them and scripts/bench-report.py makes the tables and chart.
+
+# Each case: name rw bs ioengine iodepth number_of_ios. Counts are chosen
+# so each case runs for roughly 0.2-2 s of guest time; a tenth of that runs
+# first, unmeasured, to warm caches and the MR/buffer pools.
+BENCH_CASES="
+randread-4k-qd1 randread 4k psync 1 3000
+randwrite-4k-qd1 randwrite 4k psync 1 3000
+randwrite-16k-qd1 randwrite 16k psync 1 2000
+read-128k-qd1 read 128k psync 1 500
+write-128k-qd1 write 128k psync 1 500
+randread-4k-qd32 randread 4k libaio 32 30000
+randwrite-4k-qd32 randwrite 4k libaio 32 30000
+"
+
+bench_fio() {
+	local dev=$1 name=$2 rw=$3 bs=$4 engine=$5 qd=$6 n=$7
+	shift 7
+	fio --name="$name" --filename="$dev" --direct=1 --rw="$rw" --bs="$bs" \
+		--ioengine="$engine" --iodepth="$qd" --size=1G --randrepeat=1 \
+		--norandommap --number_ios="$n" "$@" 2>&1
+}
+
+# bench_cases LABEL DEV - run every case on DEV, one RIG-BENCH line each.
+bench_cases() {
+	local label=$1 dev=$2 name rw bs engine qd n line
+	echo "$BENCH_CASES" | while read -r name rw bs engine qd n; do
+		[ -n "$name" ] || continue
+		[ -z "${RIG_PROFILE:-}" ] || [ "$name" = "$RIG_PROFILE" ] || continue
+		bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" $(( n / 10 )) > /dev/null
+		if [ "$name" = "${RIG_PROFILE:-}" ]; then
+			bench_profile bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" "$n"
+			continue
+		fi
+		bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" "$n" \
+			--output-format=terse --terse-version=3 > /tmp/fio.out
+		line=$(grep '^3;' /tmp/fio.out)
+		if [ -z "$line" ]; then
+			tail -5 /tmp/fio.out
+			rig_fail "fio $name on $dev produced no result"
+			continue
+		fi
+		echo "RIG-BENCH pair=$label case=$name terse=$line"
+	done
+}
+
+# bench_profile CMD... - run CMD under perf record, print a flat profile
+bench_profile() {
+	perf record -q -a -g -F 20000 -o /tmp/perf.data -- "$@" > /dev/null 2>&1 ||
+		rig_fail "perf record"
+	perf report -i /tmp/perf.data --stdio --no-children --sort sym,dso -g none \
+		--percent-limit 0.3 2>/dev/null | grep -v '^#' | grep . | sed 's/^/RIG-PROFILE /'
+	perf report -i /tmp/perf.data --stdio --no-children --sort dso -g none \
+		2>/dev/null | grep -v '^#' | grep . | sed 's/^/RIG-PROFILE-DSO /'
+}
+
+# kernel memory in use, KiB: what is neither free nor page cache
+bench_kernel_kib() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	# compaction drains the per-CPU free page lists, which MemFree misses
+	echo 1 > /proc/sys/vm/compact_memory
+	awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 } /^Buffers:/ { b = $2 }
+	     /^Cached:/ { c = $2 } END { print t - f - b - c }' /proc/meminfo
+}
+
+bench_slab_kib() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
+
+rig_setup_rdma rxe
+dev=$(rig_backing null)
+rig_must "null_blk" test -b "$dev"
+
+case $RIG_BENCH in
+local)
+	bench_cases local "$dev"
+	# -C: report TSC cycles, which under icount are guest nanoseconds, so
+	# no MHz calibration (which varies from boot to boot) is involved
+	ib_read_lat -d "$RIG_RDMA_DEV" -R -C -s 4096 -n 5000 > /tmp/lat-server.out 2>&1 &
+	sleep 1
+	ib_read_lat -d "$RIG_RDMA_DEV" -R -C -s 4096 -n 5000 "$RIG_IP4" > /tmp/lat.out 2>&1
+	rig_check "ib_read_lat" test $? -eq 0
+	wait
+	# columns: bytes iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
+	grep -E '^ *(#bytes|4096) ' /tmp/lat.out | sed 's/^/RIG-LOG ib_read_lat: /'
+	# the median (t_typical): rare multi-millisecond outliers (the other
+	# process getting the vCPU) make the mean vary from run to run
+	avg=$(awk '$1 == 4096 && NF >= 7 { printf "%.3f", $5 / 1000 }' /tmp/lat.out)
+	if [ -n "$avg" ]; then
+		echo "RIG-BENCH pair=floor case=ib_read_lat-4k lat_us=$avg"
+	else
+		cat /tmp/lat.out
+		rig_fail "ib_read_lat printed no result"
+	fi
+	;;
+fabric)
+	rig_load_target
+	rig_load_host
+	rig_must "export (inline 16 KiB)" rig_export "$dev" 1 "$RIG_IP4" ipv4 4420 16384
+	# Memory: NCONN controllers (distinct host NQNs) at once, so that the
+	# page or two the allocators keep in flight is small against the total.
+	nconn=4
+	before=$(bench_kernel_kib)
+	slab_before=$(bench_slab_kib)
+	# straight to the kernel: nvme-cli refuses a second connection to the
+	# same subsystem and address even with --duplicate-connect
+	for i in $(seq $nconn); do
+		rig_must "connect $i for the memory figure" sh -c "echo transport=rdma,traddr=$RIG_IP4,trsvcid=4420,nqn=$RIG_NQN,hostnqn=nqn.2026-11.io.nvmeof-rdma:bench-$i,hostid=6a8e0b2c-0000-4000-8000-00000000000$i > /dev/nvme-fabrics"
+	done
+	rig_must "$nconn controllers" test "$(ls -d /sys/class/nvme/nvme*/ | wc -l)" -eq $nconn
+	rig_must "namespace" rig_wait 30 rig_has_ns
+	sleep 1
+	after=$(bench_kernel_kib)
+	slab_after=$(bench_slab_kib)
+	echo "RIG-BENCH pair=$RIG_HOST/$RIG_TARGET case=memory-per-connection kib=$(( (after - before) / nconn )) slab_kib=$(( (slab_after - slab_before) / nconn ))"
+	rig_must "disconnect the memory controllers" rig_disconnect
+	rig_must "controllers gone" rig_wait 30 eval '! ls -d /sys/class/nvme/nvme*/ > /dev/null 2>&1'
+
+	ns=$(rig_connect)
+	rig_must "connect" test -b "$ns"
+	bench_cases "$RIG_HOST/$RIG_TARGET" "$ns"
+	rig_check "disconnect" rig_disconnect
+	rig_check "unexport" rig_unexport
+	rig_unload nvme-rdma nvmet-rdma
+	;;
+*)
+	rig_must "unknown rig.bench '$RIG_BENCH'" false
+	;;
+esac

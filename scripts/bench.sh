@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh - `make bench`: the deterministic A/B benchmark. Boots Debian's
+# kernel under QEMU `-icount shift=0,sleep=off` with one vCPU (guest time =
+# one nanosecond per guest instruction), once per host/target pairing plus
+# one baseline guest, and writes a Markdown table, a CSV and a PNG chart to
+# build/bench/KVER/. See Documentation/benchmark.md.
+#
+# Environment: BENCH_JOBS guests at a time (default: number of cores);
+# BENCH_RUNS to run only some guests (e.g. "stock/stock ours/ours");
+# BENCH_PROFILE=CASE to print a perf profile of that case from each guest
+# (the profiled case then has no figure).
+# Instruction counts do not depend on how busy the machine is, so running
+# guests side by side changes only the wall time.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$NVMEOF_ROOT/rig/kernels.sh"
+
+"$NVMEOF_ROOT/scripts/install-deps.sh" || die "dependency installation failed"
+rig_kernel stock || exit 1
+img=$("$NVMEOF_ROOT/rig/image.sh" stock) || die "build failed"
+out=$NVMEOF_ROOT/build/bench/$KVER
+prev=$NVMEOF_ROOT/build/bench/$KVER.previous.csv
+# the last run's figures, to show how far this run differs from it
+[ -e "$out/bench.csv" ] && cp "$out/bench.csv" "$prev"
+rm -rf "$out"
+mkdir -p "$out"
+
+# Everything that could make two runs differ is pinned: no KASLR, no random
+# mmap bases, no RDRAND/RDSEED (the guest's entropy then comes only from
+# timings, which icount makes exact), one vCPU.
+QEMU_BENCH=(-smp 1 -icount shift=0,sleep=off -cpu max,la57=off,rdrand=off,rdseed=off)
+APPEND_BENCH="nokaslr norandmaps"
+
+read -r -a runs <<< "${BENCH_RUNS:-local stock/stock ours/ours ours/stock stock/ours}"
+jobs=${BENCH_JOBS:-$(nproc)}
+log "benchmarking ${#runs[*]} guests on $KVER, $jobs at a time (about 5 minutes)"
+for run in "${runs[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	if [ "$run" = local ]; then
+		args="rig.job=bench rig.bench=local"
+	else
+		args="rig.job=bench rig.bench=fabric rig.host=${run%/*} rig.target=${run#*/}"
+	fi
+	[ -z "${BENCH_PROFILE:-}" ] || args+=" rig.profile=$BENCH_PROFILE"
+	# the -cpu given last wins over run-guest.sh's default
+	"$NVMEOF_ROOT/rig/run-guest.sh" "$VMLINUZ" "$img" "$out/${run/\//-}.log" 1800 \
+		"$args $APPEND_BENCH" "${QEMU_BENCH[@]}" &
+done
+wait
+
+fail=0
+for run in "${runs[@]}"; do
+	l=$out/${run/\//-}.log
+	result=$(tr -d '\r' < "$l" | grep -m1 '^RIG-RESULT' | cut -d' ' -f2-)
+	if ! splat=$("$NVMEOF_ROOT/rig/splat.sh" "$l") || [ "${result%% *}" != PASS ]; then
+		printf '%s\n' "$splat"
+		echo "bench guest '$run' failed: ${result:-guest did not finish} (log: $l)" >&2
+		fail=1
+	fi
+	tr -d '\r' < "$l" | grep '^RIG-BENCH ' >> "$out/results.txt"
+	tr -d '\r' < "$l" | sed -n "s|^RIG-PROFILE|$run|p" >> "$out/profile.txt"
+done
+[ $fail -eq 0 ] || exit 1
+if [ -n "${BENCH_PROFILE:-}" ]; then
+	cat "$out/profile.txt"
+	exit 0
+fi
+# Debian's python, where python3-matplotlib is installed
+/usr/bin/python3 "$NVMEOF_ROOT/scripts/bench-report.py" "$out/results.txt" "$out" "$KVER" \
+	$([ -e "$prev" ] && echo "$prev") || exit 1
+cat "$out/bench.md"
+log "written: $out/bench.md, $out/bench.csv, $out/bench.png"
