@@ -60,24 +60,29 @@ u16 nvmeof_classify_sgl(u8 type, enum nvmeof_sgl_kind *kind)
  * @off: the descriptor's offset into the in-capsule data, as sent
  * @len: the descriptor's length, as sent
  * @inline_data_size: bytes of in-capsule data the receive buffers hold
+ * @received: bytes of in-capsule data that actually arrived with this
+ *	capsule (the receive completion's byte count minus the command)
  * @is_write: whether the command transfers data from host to controller
  * @error_loc: set to the offset of the offending command field when the
  *	failure has one (the opcode, for a non-write); otherwise untouched
  *
  * In-capsule data is only valid for a write, and [@off, @off + @len) must
- * lie within the @inline_data_size bytes received with the capsule. @off
- * comes from the wire as 64 bits, so the end of the range is computed with
- * overflow checking: an offset near U64_MAX must not wrap around into an
- * accepted range.
+ * lie within the @inline_data_size bytes the target offers. @off comes from
+ * the wire as 64 bits, so the end of the range is computed with overflow
+ * checking: an offset near U64_MAX must not wrap around into an accepted
+ * range. The range must also have arrived: a capsule shorter than its SGL
+ * claims would otherwise hand the backend whatever an earlier capsule left
+ * in the receive buffer (with a shared receive queue, another host's data).
  *
  * A zero @len with an in-range @off is valid: the command has no data.
  *
  * Return: %NVME_SC_SUCCESS; NVME_SC_INVALID_FIELD | NVME_STATUS_DNR if
  * !@is_write; NVME_SC_SGL_INVALID_OFFSET | NVME_STATUS_DNR if the range
- * wraps or ends past @inline_data_size.
+ * wraps or ends past @inline_data_size; NVME_SC_SGL_INVALID_DATA |
+ * NVME_STATUS_DNR if it ends past the @received bytes.
  */
 u16 nvmeof_check_inline_sgl(u64 off, u32 len, u32 inline_data_size,
-			    bool is_write, u16 *error_loc)
+			    u32 received, bool is_write, u16 *error_loc)
 {
 	u64 end;
 
@@ -88,6 +93,58 @@ u16 nvmeof_check_inline_sgl(u64 off, u32 len, u32 inline_data_size,
 
 	if (check_add_overflow(off, (u64)len, &end) || end > inline_data_size)
 		return NVME_SC_SGL_INVALID_OFFSET | NVME_STATUS_DNR;
+	if (end > received)
+		return NVME_SC_SGL_INVALID_DATA | NVME_STATUS_DNR;
 
 	return NVME_SC_SUCCESS;
+}
+
+/**
+ * nvmeof_parse_cm_req() - validate the private data of an RDMA CM connect
+ *	request (NVMe/RDMA transport specification, "RDMA_CM_REQUEST")
+ * @pdata: the private data as received; may be NULL
+ * @pdata_len: its length as received
+ * @max_queue_size: the deepest I/O queue the target accepts (its CAP.MQES
+ *	+ 1); the admin queue is bounded by %NVME_AQ_DEPTH
+ * @p: filled in on success
+ *
+ * Everything here arrives before the host is a controller, and the queue
+ * sizes decide how much the target allocates for the connection, so each is
+ * bounded before use: a host may not ask for more than the target offers.
+ *
+ * Return: 0 on success, else the &enum nvme_rdma_cm_status to reject with:
+ * %NVME_RDMA_CM_INVALID_LEN for missing or short private data,
+ * %NVME_RDMA_CM_INVALID_RECFMT for a record format other than 1.0,
+ * %NVME_RDMA_CM_INVALID_HSQSIZE for a submission queue deeper than allowed,
+ * %NVME_RDMA_CM_INVALID_HRQSIZE for a receive queue of zero or deeper than
+ * allowed.
+ */
+int nvmeof_parse_cm_req(const void *pdata, u8 pdata_len,
+			u32 max_queue_size, struct nvmeof_cm_req_params *p)
+{
+	const struct nvme_rdma_cm_req *req = pdata;
+	u32 max;
+
+	if (!req || pdata_len < sizeof(*req))
+		return NVME_RDMA_CM_INVALID_LEN;
+	if (le16_to_cpu(req->recfmt) != NVME_RDMA_CM_FMT_1_0)
+		return NVME_RDMA_CM_INVALID_RECFMT;
+
+	p->qid = le16_to_cpu(req->qid);
+	/* hsqsize is 0's based; widened first so that 0xffff cannot wrap */
+	p->recv_queue_size = (u32)le16_to_cpu(req->hsqsize) + 1;
+	p->send_queue_size = le16_to_cpu(req->hrqsize);
+
+	max = p->qid ? max_queue_size : NVME_AQ_DEPTH;
+	if (p->recv_queue_size > max)
+		return NVME_RDMA_CM_INVALID_HSQSIZE;
+	/*
+	 * Hosts size their receive queue like their submission queue (Linux
+	 * sends hrqsize = hsqsize + 1); the admin queue's may be as deep as
+	 * an I/O queue, which is what stock accepted.
+	 */
+	if (!p->send_queue_size || p->send_queue_size > max_queue_size)
+		return NVME_RDMA_CM_INVALID_HRQSIZE;
+
+	return 0;
 }

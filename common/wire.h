@@ -11,6 +11,7 @@
 #define NVMEOF_WIRE_H
 
 #include <linux/nvme.h>
+#include <linux/nvme-rdma.h>
 #include <linux/types.h>
 
 /**
@@ -31,8 +32,24 @@ enum nvmeof_sgl_kind {
 	NVMEOF_SGL_BAD_TYPE,
 };
 
+/**
+ * struct nvmeof_cm_req_params - what a valid RDMA CM connect request asks for
+ * @qid: the NVMe queue id (0 = admin queue)
+ * @recv_queue_size: commands the host may have outstanding (hsqsize + 1):
+ *	the target's receive queue depth
+ * @send_queue_size: responses the host can take (hrqsize): the target's
+ *	send queue depth
+ */
+struct nvmeof_cm_req_params {
+	u16 qid;
+	u32 recv_queue_size;
+	u32 send_queue_size;
+};
+
 u16 nvmeof_classify_sgl(u8 type, enum nvmeof_sgl_kind *kind);
 u16 nvmeof_check_inline_sgl(u64 off, u32 len, u32 inline_data_size,
-			    bool is_write, u16 *error_loc);
+			    u32 received, bool is_write, u16 *error_loc);
+int nvmeof_parse_cm_req(const void *pdata, u8 pdata_len,
+			u32 max_queue_size, struct nvmeof_cm_req_params *p);
 
 #endif /* NVMEOF_WIRE_H */

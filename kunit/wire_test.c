@@ -14,6 +14,7 @@
 #define SGL_OFFSET_ERR	(NVME_SC_SGL_INVALID_OFFSET | NVME_STATUS_DNR)
 #define FIELD_ERR	(NVME_SC_INVALID_FIELD | NVME_STATUS_DNR)
 #define TYPE_ERR	(NVME_SC_SGL_INVALID_TYPE | NVME_STATUS_DNR)
+#define SGL_DATA_ERR	(NVME_SC_SGL_INVALID_DATA | NVME_STATUS_DNR)
 #define NO_ERROR_LOC	((u16)-1)	/* nvmet's NVMET_NO_ERROR_LOC */
 #define OPCODE_LOC	((u16)offsetof(struct nvme_common_command, opcode))
 
@@ -29,6 +30,9 @@ struct inline_case {
 	bool is_write;
 	u16 status;
 	u16 error_loc;
+	/* set: only @received bytes arrived; clear: all @size bytes did */
+	bool short_capsule;
+	u32 received;
 };
 
 static const struct inline_case inline_cases[] = {
@@ -85,6 +89,27 @@ static const struct inline_case inline_cases[] = {
 	  OPCODE_LOC },
 	{ "read size=0 len=U32_MAX", 0, U32_MAX, 0, false, FIELD_ERR,
 	  OPCODE_LOC },
+	/* a capsule shorter than its SGL says: stale buffer bytes */
+	{ "received=len", 0, 512, SZ_MAX, true, NVME_SC_SUCCESS, NO_ERROR_LOC,
+	  true, 512 },
+	{ "received=len-1", 0, 512, SZ_MAX, true, SGL_DATA_ERR, NO_ERROR_LOC,
+	  true, 511 },
+	{ "received=0 len=1", 0, 1, SZ_MAX, true, SGL_DATA_ERR, NO_ERROR_LOC,
+	  true, 0 },
+	{ "received=0 len=0", 0, 0, SZ_MAX, true, NVME_SC_SUCCESS, NO_ERROR_LOC,
+	  true, 0 },
+	{ "received=off+len", 4096, 4096, SZ_MAX, true, NVME_SC_SUCCESS,
+	  NO_ERROR_LOC, true, 8192 },
+	{ "received=off+len-1", 4096, 4096, SZ_MAX, true, SGL_DATA_ERR,
+	  NO_ERROR_LOC, true, 8191 },
+	{ "received=len, off>0", 4096, 4096, SZ_MAX, true, SGL_DATA_ERR,
+	  NO_ERROR_LOC, true, 4096 },
+	{ "received>size, past size", 0, SZ_MAX + 1, SZ_MAX, true,
+	  SGL_OFFSET_ERR, NO_ERROR_LOC, true, U32_MAX },
+	{ "received short, wraps: offset error first", U64_MAX, 2, SZ_MAX,
+	  true, SGL_OFFSET_ERR, NO_ERROR_LOC, true, 0 },
+	{ "read, short: opcode error first", 0, 512, SZ_MAX, false, FIELD_ERR,
+	  OPCODE_LOC, true, 0 },
 };
 
 static void inline_case_desc(const struct inline_case *c, char *desc)
@@ -99,8 +124,11 @@ static void nvmeof_check_inline_sgl_test(struct kunit *test)
 	const struct inline_case *c = test->param_value;
 	u16 error_loc = NO_ERROR_LOC;
 
+	u32 received = c->short_capsule ? c->received : c->size;
+
 	KUNIT_EXPECT_EQ(test, nvmeof_check_inline_sgl(c->off, c->len, c->size,
-						      c->is_write, &error_loc),
+						      received, c->is_write,
+						      &error_loc),
 			c->status);
 	KUNIT_EXPECT_EQ(test, error_loc, c->error_loc);
 }
@@ -187,10 +215,100 @@ static void nvmeof_classify_sgl_all_test(struct kunit *test)
 	}
 }
 
+#define MAXQ	1024u	/* nvmet's NVMET_QUEUE_SIZE */
+
+struct cm_req_case {
+	const char *name;
+	u8 len;		/* private data length as received */
+	u16 recfmt, qid, hrqsize, hsqsize;
+	int status;
+	u32 recv_queue_size, send_queue_size;
+};
+
+static const struct cm_req_case cm_req_cases[] = {
+	/* what the Linux host sends */
+	{ "linux admin", 32, 0, 0, NVME_AQ_DEPTH, NVME_AQ_DEPTH - 1, 0,
+	  NVME_AQ_DEPTH, NVME_AQ_DEPTH },
+	{ "linux io 128", 32, 0, 1, 128, 127, 0, 128, 128 },
+	{ "io at the limit", 32, 0, 7, MAXQ, MAXQ - 1, 0, MAXQ, MAXQ },
+	{ "io smallest", 32, 0, 1, 1, 0, 0, 1, 1 },
+	{ "longer private data", 255, 0, 1, 64, 63, 0, 64, 64 },
+	{ "qid U16_MAX", 32, 0, U16_MAX, 64, 63, 0, 64, 64 },
+	/* length */
+	{ "len 0", 0, 0, 1, 64, 63, NVME_RDMA_CM_INVALID_LEN },
+	{ "len 1", 1, 0, 1, 64, 63, NVME_RDMA_CM_INVALID_LEN },
+	{ "len 31", 31, 0, 1, 64, 63, NVME_RDMA_CM_INVALID_LEN },
+	/* record format */
+	{ "recfmt 1", 32, 1, 1, 64, 63, NVME_RDMA_CM_INVALID_RECFMT },
+	{ "recfmt U16_MAX", 32, U16_MAX, 1, 64, 63,
+	  NVME_RDMA_CM_INVALID_RECFMT },
+	/* submission queue depth */
+	{ "admin hsqsize AQ_DEPTH", 32, 0, 0, NVME_AQ_DEPTH, NVME_AQ_DEPTH,
+	  NVME_RDMA_CM_INVALID_HSQSIZE },
+	{ "io hsqsize MAXQ", 32, 0, 1, MAXQ, MAXQ,
+	  NVME_RDMA_CM_INVALID_HSQSIZE },
+	{ "io hsqsize U16_MAX (would wrap)", 32, 0, 1, MAXQ, U16_MAX,
+	  NVME_RDMA_CM_INVALID_HSQSIZE },
+	{ "admin hsqsize U16_MAX", 32, 0, 0, 1, U16_MAX,
+	  NVME_RDMA_CM_INVALID_HSQSIZE },
+	/* receive queue depth */
+	{ "hrqsize 0", 32, 0, 1, 0, 63, NVME_RDMA_CM_INVALID_HRQSIZE },
+	{ "admin hrqsize 0", 32, 0, 0, 0, 31, NVME_RDMA_CM_INVALID_HRQSIZE },
+	{ "hrqsize MAXQ+1", 32, 0, 1, MAXQ + 1, 63,
+	  NVME_RDMA_CM_INVALID_HRQSIZE },
+	{ "hrqsize U16_MAX", 32, 0, 1, U16_MAX, 63,
+	  NVME_RDMA_CM_INVALID_HRQSIZE },
+	{ "admin hrqsize MAXQ", 32, 0, 0, MAXQ, 31, 0, NVME_AQ_DEPTH, MAXQ },
+};
+
+static void cm_req_case_desc(const struct cm_req_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cm_req, cm_req_cases, cm_req_case_desc);
+
+static void nvmeof_parse_cm_req_test(struct kunit *test)
+{
+	const struct cm_req_case *c = test->param_value;
+	struct nvmeof_cm_req_params p = { 0xdead, 0xdead, 0xdead };
+	/* as received: the request, then whatever else the host appended */
+	union {
+		u8 bytes[U8_MAX];
+		struct nvme_rdma_cm_req req;
+	} pdata;
+
+	memset(&pdata, 0xa5, sizeof(pdata));
+	pdata.req.recfmt = cpu_to_le16(c->recfmt);
+	pdata.req.qid = cpu_to_le16(c->qid);
+	pdata.req.hrqsize = cpu_to_le16(c->hrqsize);
+	pdata.req.hsqsize = cpu_to_le16(c->hsqsize);
+
+	KUNIT_ASSERT_EQ(test, nvmeof_parse_cm_req(&pdata, c->len, MAXQ, &p),
+			c->status);
+	if (c->status)
+		return;
+	KUNIT_EXPECT_EQ(test, p.qid, c->qid);
+	KUNIT_EXPECT_EQ(test, p.recv_queue_size, c->recv_queue_size);
+	KUNIT_EXPECT_EQ(test, p.send_queue_size, c->send_queue_size);
+}
+
+static void nvmeof_parse_cm_req_null_test(struct kunit *test)
+{
+	struct nvmeof_cm_req_params p;
+
+	KUNIT_EXPECT_EQ(test, nvmeof_parse_cm_req(NULL, 0, MAXQ, &p),
+			NVME_RDMA_CM_INVALID_LEN);
+	KUNIT_EXPECT_EQ(test, nvmeof_parse_cm_req(NULL, 32, MAXQ, &p),
+			NVME_RDMA_CM_INVALID_LEN);
+}
+
 static struct kunit_case nvmeof_wire_cases[] = {
 	KUNIT_CASE_PARAM(nvmeof_check_inline_sgl_test, inline_sgl_gen_params),
 	KUNIT_CASE(nvmeof_classify_sgl_known_test),
 	KUNIT_CASE(nvmeof_classify_sgl_all_test),
+	KUNIT_CASE_PARAM(nvmeof_parse_cm_req_test, cm_req_gen_params),
+	KUNIT_CASE(nvmeof_parse_cm_req_null_test),
 	{}
 };
 

@@ -503,11 +503,15 @@ static u16 nvmet_rdma_map_sgl_inline(struct nvmet_rdma_rsp *rsp)
 	 */
 	status = nvmeof_check_inline_sgl(off, len,
 					 rsp->queue->dev->inline_data_size,
+					 rsp->cmd->inline_received,
 					 nvme_is_write(rsp->req.cmd),
 					 &rsp->req.error_loc);
 	if (status) {
-		if (status == (NVME_SC_SGL_INVALID_OFFSET | NVME_STATUS_DNR))
-			pr_err("invalid inline data offset!\n");
+		if (nvme_is_write(rsp->req.cmd))
+			pr_err_ratelimited("queue %d: in-capsule data offset %llu length %u outside the %u bytes received (%u offered)\n",
+					   rsp->queue->idx, off, len,
+					   rsp->cmd->inline_received,
+					   rsp->queue->dev->inline_data_size);
 		return status;
 	}
 
@@ -592,9 +596,9 @@ static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp)
 
 	if (unlikely(atomic_sub_return(1 + rsp->n_rdma,
 				       &queue->sq_wr_avail) < 0)) {
-		pr_debug("IB send queue full (needed %d): queue %u cntlid %u\n",
-			 1 + rsp->n_rdma, queue->idx,
-			 queue->nvme_sq.ctrl->cntlid);
+		/* no cntlid: before the Connect command there is no ctrl */
+		pr_debug("IB send queue full (needed %d): queue %u\n",
+			 1 + rsp->n_rdma, queue->idx);
 		atomic_add(1 + rsp->n_rdma, &queue->sq_wr_avail);
 		return false;
 	}
@@ -704,6 +708,7 @@ void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 
 	cmd->queue = queue;
+	cmd->inline_received = wc->byte_len - sizeof(struct nvme_command);
 	rsp = nvmet_rdma_get_rsp(queue);
 	if (unlikely(!rsp)) {
 		/*

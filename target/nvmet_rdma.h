@@ -50,6 +50,8 @@ struct nvmet_rdma_cmd {
 	struct nvme_command     *nvme_cmd;
 	struct nvmet_rdma_queue	*queue;
 	struct nvmet_rdma_srq   *nsrq;
+	/* in-capsule data bytes the last receive into this buffer carried */
+	u32			inline_received;
 };
 
 enum {

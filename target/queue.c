@@ -19,6 +19,7 @@
 
 #include <linux/nvme-rdma.h>
 #include "nvmet_rdma.h"
+#include "wire.h"
 
 DEFINE_IDA(nvmet_rdma_queue_ida);
 LIST_HEAD(nvmet_rdma_queue_list);
@@ -417,6 +418,24 @@ static void nvmet_rdma_free_dev(struct kref *ref)
 	kfree(ndev);
 }
 
+/*
+ * The receive buffers of a device are sized by the first port that used it.
+ * A port with a larger param_inline_data_size would advertise (in IOCCSZ)
+ * more in-capsule data than those buffers hold, and its hosts' writes would
+ * fail; advertise what the device holds instead, and say so. This runs when
+ * the first queue of a connection arrives, before the host reads IOCCSZ.
+ */
+static void nvmet_rdma_fit_port_inline(struct nvmet_port *nport,
+				       struct nvmet_rdma_device *ndev)
+{
+	if (nport->inline_data_size <= ndev->inline_data_size)
+		return;
+	pr_warn("port %d: inline_data_size %d is more than device %s was set up with by an earlier port; reducing to %d\n",
+		le16_to_cpu(nport->disc_addr.portid), nport->inline_data_size,
+		ndev->device->name, ndev->inline_data_size);
+	nport->inline_data_size = ndev->inline_data_size;
+}
+
 static struct nvmet_rdma_device *
 nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 {
@@ -430,8 +449,10 @@ nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 	mutex_lock(&nvmet_rdma_device_list_mutex);
 	list_for_each_entry(ndev, &nvmet_rdma_device_list, entry) {
 		if (ndev->device->node_guid == cm_id->device->node_guid &&
-		    kref_get_unless_zero(&ndev->ref))
+		    kref_get_unless_zero(&ndev->ref)) {
+			nvmet_rdma_fit_port_inline(nport, ndev);
 			goto out_unlock;
+		}
 	}
 
 	ndev = kzalloc(sizeof(*ndev), GFP_KERNEL);
@@ -623,29 +644,18 @@ static int
 nvmet_rdma_parse_cm_connect_req(struct rdma_conn_param *conn,
 				struct nvmet_rdma_queue *queue)
 {
-	struct nvme_rdma_cm_req *req;
+	struct nvmeof_cm_req_params p;
+	int ret;
 
-	req = (struct nvme_rdma_cm_req *)conn->private_data;
-	if (!req || conn->private_data_len == 0)
-		return NVME_RDMA_CM_INVALID_LEN;
+	/* NVMET_QUEUE_SIZE - 1 is the CAP.MQES nvmet reports */
+	ret = nvmeof_parse_cm_req(conn->private_data, conn->private_data_len,
+				  NVMET_QUEUE_SIZE, &p);
+	if (ret)
+		return ret;
 
-	if (le16_to_cpu(req->recfmt) != NVME_RDMA_CM_FMT_1_0)
-		return NVME_RDMA_CM_INVALID_RECFMT;
-
-	queue->host_qid = le16_to_cpu(req->qid);
-
-	/*
-	 * req->hsqsize corresponds to our recv queue size plus 1
-	 * req->hrqsize corresponds to our send queue size
-	 */
-	queue->recv_queue_size = le16_to_cpu(req->hsqsize) + 1;
-	queue->send_queue_size = le16_to_cpu(req->hrqsize);
-
-	if (!queue->host_qid && queue->recv_queue_size > NVME_AQ_DEPTH)
-		return NVME_RDMA_CM_INVALID_HSQSIZE;
-
-	/* XXX: Should we enforce some kind of max for IO queues? */
-
+	queue->host_qid = p.qid;
+	queue->recv_queue_size = p.recv_queue_size;
+	queue->send_queue_size = p.send_queue_size;
 	return 0;
 }
 
@@ -654,8 +664,9 @@ static int nvmet_rdma_cm_reject(struct rdma_cm_id *cm_id,
 {
 	struct nvme_rdma_cm_rej rej;
 
-	pr_debug("rejecting connect request: status %d (%s)\n",
-		 status, nvme_rdma_cm_msg(status));
+	pr_warn_ratelimited("rejecting connect request from %pISpcs: %s (%d)\n",
+			    &cm_id->route.addr.dst_addr,
+			    nvme_rdma_cm_msg(status), status);
 
 	rej.recfmt = cpu_to_le16(NVME_RDMA_CM_FMT_1_0);
 	rej.sts = cpu_to_le16(status);

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hostile-host - a misbehaving NVMe/RDMA host, for the rig's hostile-host
+ * scenario. It speaks just enough of the protocol (RDMA CM private data,
+ * the Fabrics Connect capsule) to send a target exactly one bad thing, and
+ * checks the target's answer: the RDMA CM reject status, or the NVMe status
+ * of the response capsule.
+ *
+ * Usage: hostile-host ADDR PORT SUBNQN CASE
+ *   cm-none         no private data                  -> reject INVALID_LEN on
+ *                   iWARP; on IB/RoCE the CM pads private data with zeros,
+ *                   so the target sees a receive queue of 0 -> INVALID_HRQSIZE
+ *   cm-short        16 bytes of private data         -> reject INVALID_LEN on
+ *                   iWARP; on IB/RoCE the zero padding makes it a valid
+ *                   request                          -> accepted
+ *   cm-recfmt       record format 1                  -> reject INVALID_RECFMT
+ *   cm-admin-deep   admin queue of 33 entries        -> reject INVALID_HSQSIZE
+ *   cm-io-deep      I/O queue of 65536 entries       -> reject INVALID_HSQSIZE
+ *   cm-hrqsize-0    host receive queue of 0          -> reject INVALID_HRQSIZE
+ * and on an I/O queue (the admin queue takes no in-capsule data):
+ *   connect-io      a well-formed Connect with its 1024 bytes in the capsule,
+ *                   for a controller that does not exist
+ *                                                    -> Connect Invalid
+ *                   Parameters: the capsule arrived and was parsed (the
+ *                   control case: a broken tool cannot pass it)
+ *   capsule-short   the same Connect sent with 512 of its 1024 bytes
+ *                                                    -> SGL Data Length Invalid
+ *   capsule-wrap    in-capsule offset + length wraps past 2^64
+ *                                                    -> SGL Offset Invalid
+ * Exit status 0 when the target answered as expected; the last line of
+ * output says what was expected and what came back.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netdb.h>
+#include <rdma/rdma_cma.h>
+
+/* NVMe/RDMA CM private data (NVMe over Fabrics RDMA transport binding) */
+struct cm_req {
+	uint16_t recfmt, qid, hrqsize, hsqsize;
+	uint8_t rsvd[24];
+} __attribute__((packed));
+
+struct cm_rej {
+	uint16_t recfmt, sts;
+} __attribute__((packed));
+
+/* enum nvme_rdma_cm_status */
+enum { CM_INVALID_LEN = 1, CM_INVALID_RECFMT = 2, CM_INVALID_HSQSIZE = 4,
+	CM_INVALID_HRQSIZE = 5 };
+
+/* NVMe statuses as Linux writes them: SCT/SC in bits 0-10, DNR = bit 14 */
+#define SC_DNR			0x4000
+#define SC_SGL_INVALID_DATA	0x000f
+#define SC_SGL_INVALID_OFFSET	0x0016
+#define SC_CONNECT_INVALID_PARAM 0x0182
+
+#define CAPSULE_CMD	64
+#define CONNECT_DATA	1024
+#define ADMIN_DEPTH	32
+#define IO_DEPTH	32
+
+static struct rdma_event_channel *ec;
+static struct rdma_cm_id *id;
+static struct ibv_pd *pd;
+static struct ibv_cq *cq;
+static struct ibv_mr *mr;
+static uint8_t buf[CAPSULE_CMD + CONNECT_DATA];
+static uint8_t rsp[16];
+static struct ibv_mr *rsp_mr;
+static int iwarp;
+
+static void die(const char *what)
+{
+	printf("FAIL %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static struct rdma_cm_event *expect_event(enum rdma_cm_event_type type)
+{
+	struct rdma_cm_event *ev;
+
+	if (rdma_get_cm_event(ec, &ev))
+		die("rdma_get_cm_event");
+	if (ev->event != type && ev->event != RDMA_CM_EVENT_REJECTED) {
+		printf("FAIL expected %s, got %s (status %d)\n",
+		       rdma_event_str(type), rdma_event_str(ev->event),
+		       ev->status);
+		exit(2);
+	}
+	return ev;
+}
+
+static void setup(const char *addr, const char *port)
+{
+	struct ibv_qp_init_attr qp = {
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+	};
+	struct addrinfo *ai;
+	struct rdma_cm_event *ev;
+
+	ec = rdma_create_event_channel();
+	if (!ec || rdma_create_id(ec, &id, NULL, RDMA_PS_TCP))
+		die("rdma_create_id");
+	if (getaddrinfo(addr, port, NULL, &ai))
+		die("getaddrinfo");
+	if (rdma_resolve_addr(id, NULL, ai->ai_addr, 2000))
+		die("rdma_resolve_addr");
+	rdma_ack_cm_event(expect_event(RDMA_CM_EVENT_ADDR_RESOLVED));
+	if (rdma_resolve_route(id, 2000))
+		die("rdma_resolve_route");
+	ev = expect_event(RDMA_CM_EVENT_ROUTE_RESOLVED);
+	rdma_ack_cm_event(ev);
+	iwarp = id->verbs->device->transport_type == IBV_TRANSPORT_IWARP;
+
+	pd = ibv_alloc_pd(id->verbs);
+	cq = ibv_create_cq(id->verbs, 8, NULL, NULL, 0);
+	if (!pd || !cq)
+		die("pd/cq");
+	qp.send_cq = cq;
+	qp.recv_cq = cq;
+	if (rdma_create_qp(id, pd, &qp))
+		die("rdma_create_qp");
+	/* local access only: this host offers the target no memory at all */
+	mr = ibv_reg_mr(pd, buf, sizeof(buf), 0);
+	rsp_mr = ibv_reg_mr(pd, rsp, sizeof(rsp), IBV_ACCESS_LOCAL_WRITE);
+	if (!mr || !rsp_mr)
+		die("ibv_reg_mr");
+}
+
+/* connect with PDATA; returns 0 if established, else the reject status */
+static int cm_connect(const void *pdata, uint8_t len)
+{
+	struct rdma_conn_param param = {
+		.private_data = pdata, .private_data_len = len,
+		.responder_resources = 1, .initiator_depth = 1,
+		.retry_count = 3, .rnr_retry_count = 3,
+	};
+	struct rdma_cm_event *ev;
+	const struct cm_rej *rej;
+	int sts = -1;
+
+	if (rdma_connect(id, &param))
+		die("rdma_connect");
+	ev = expect_event(RDMA_CM_EVENT_ESTABLISHED);
+	if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
+		sts = 0;
+	} else {
+		rej = ev->param.conn.private_data;
+		if (rej && ev->param.conn.private_data_len >= sizeof(*rej))
+			sts = le16toh(rej->sts);
+	}
+	rdma_ack_cm_event(ev);
+	return sts;
+}
+
+static int expect_reject(uint16_t qid, uint16_t hrqsize, uint16_t hsqsize,
+			 uint16_t recfmt, uint8_t len, int want)
+{
+	struct cm_req req = {
+		.recfmt = htole16(recfmt), .qid = htole16(qid),
+		.hrqsize = htole16(hrqsize), .hsqsize = htole16(hsqsize),
+	};
+	int got = cm_connect(len ? &req : NULL, len);
+
+	printf("%s: expected %s %d, got %d%s\n", got == want ? "ok" : "FAIL",
+	       want ? "reject status" : "acceptance", want, got,
+	       got == 0 ? " (connection accepted)" : "");
+	if (!got)
+		rdma_disconnect(id);
+	return got == want ? 0 : 1;
+}
+
+/* Send a Fabrics Connect capsule of SENT bytes; return the NVMe status. */
+static int connect_capsule(const char *subnqn, uint64_t sgl_off,
+			   uint32_t sgl_len, uint32_t sent)
+{
+	struct ibv_sge rsge = { (uintptr_t)rsp, sizeof(rsp), rsp_mr->lkey };
+	struct ibv_recv_wr rwr = { .sg_list = &rsge, .num_sge = 1 }, *brw;
+	struct ibv_sge ssge = { (uintptr_t)buf, sent, mr->lkey };
+	struct ibv_send_wr swr = { .sg_list = &ssge, .num_sge = 1,
+				   .opcode = IBV_WR_SEND,
+				   .send_flags = IBV_SEND_SIGNALED }, *bsw;
+	uint8_t *c = buf, *d = buf + CAPSULE_CMD;
+	uint64_t off = htole64(sgl_off);
+	uint32_t len = htole32(sgl_len);
+	uint16_t v16;
+	struct ibv_wc wc;
+	int got_recv = 0, got_send = 0, n;
+
+	memset(buf, 0, sizeof(buf));
+	c[0] = 0x7f;				/* fabrics command */
+	c[1] = 0x40;				/* flags: PSDT = SGL */
+	c[2] = 0x2a;				/* command id */
+	c[4] = 0x01;				/* fctype: connect */
+	memcpy(c + 24, &off, 8);		/* dptr.sgl.addr (offset) */
+	memcpy(c + 32, &len, 4);		/* dptr.sgl.length */
+	c[39] = 0x01;				/* data block, offset subtype */
+	v16 = htole16(1);
+	memcpy(c + 42, &v16, 2);		/* qid */
+	v16 = htole16(IO_DEPTH - 1);
+	memcpy(c + 44, &v16, 2);		/* sqsize, 0's based */
+	v16 = htole16(0xffff);
+	memcpy(d + 16, &v16, 2);		/* cntlid: dynamic */
+	memset(d, 0x5a, 16);			/* hostid */
+	snprintf((char *)d + 256, 256, "%s", subnqn);
+	snprintf((char *)d + 512, 256, "nqn.2026-11.io.nvmeof-rdma:hostile");
+
+	if (ibv_post_recv(id->qp, &rwr, &brw) || ibv_post_send(id->qp, &swr, &bsw))
+		die("post");
+	while (!got_recv || !got_send) {
+		n = ibv_poll_cq(cq, 1, &wc);
+		if (n < 0)
+			die("ibv_poll_cq");
+		if (!n)
+			continue;
+		if (wc.status != IBV_WC_SUCCESS) {
+			printf("FAIL work completion: %s\n",
+			       ibv_wc_status_str(wc.status));
+			exit(2);
+		}
+		if (wc.opcode & IBV_WC_RECV)
+			got_recv = 1;
+		else
+			got_send = 1;
+	}
+	memcpy(&v16, rsp + 14, 2);
+	return le16toh(v16) >> 1;		/* drop the phase bit */
+}
+
+static int expect_status(const char *subnqn, uint64_t off, uint32_t len,
+			 uint32_t sent, int want)
+{
+	struct cm_req req = {
+		.qid = htole16(1), .hrqsize = htole16(IO_DEPTH),
+		.hsqsize = htole16(IO_DEPTH - 1),
+	};
+	int got, sts = cm_connect(&req, sizeof(req));
+
+	if (sts) {
+		printf("FAIL I/O queue connect rejected with %d\n", sts);
+		return 1;
+	}
+	got = connect_capsule(subnqn, off, len, sent);
+	printf("%s: expected NVMe status %#x, got %#x\n",
+	       got == want ? "ok" : "FAIL", want, got);
+	rdma_disconnect(id);
+	return got == want ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *c;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: %s ADDR PORT SUBNQN CASE\n", argv[0]);
+		return 2;
+	}
+	setup(argv[1], argv[2]);
+	c = argv[4];
+	if (!strcmp(c, "cm-none"))
+		return expect_reject(1, 32, 31, 0, 0,
+				     iwarp ? CM_INVALID_LEN : CM_INVALID_HRQSIZE);
+	if (!strcmp(c, "cm-short"))
+		return expect_reject(1, 32, 31, 0, 16, iwarp ? CM_INVALID_LEN : 0);
+	if (!strcmp(c, "cm-recfmt"))
+		return expect_reject(1, 32, 31, 1, 32, CM_INVALID_RECFMT);
+	if (!strcmp(c, "cm-admin-deep"))
+		return expect_reject(0, 33, 32, 0, 32, CM_INVALID_HSQSIZE);
+	if (!strcmp(c, "cm-io-deep"))
+		return expect_reject(1, 65535, 65535, 0, 32, CM_INVALID_HSQSIZE);
+	if (!strcmp(c, "cm-hrqsize-0"))
+		return expect_reject(1, 0, 31, 0, 32, CM_INVALID_HRQSIZE);
+	if (!strcmp(c, "connect-io"))
+		return expect_status(argv[3], 0, CONNECT_DATA,
+				     CAPSULE_CMD + CONNECT_DATA,
+				     SC_DNR | SC_CONNECT_INVALID_PARAM);
+	if (!strcmp(c, "capsule-short"))
+		return expect_status(argv[3], 0, CONNECT_DATA, CAPSULE_CMD + 512,
+				     SC_DNR | SC_SGL_INVALID_DATA);
+	if (!strcmp(c, "capsule-wrap"))
+		return expect_status(argv[3], UINT64_MAX - 511, CONNECT_DATA,
+				     CAPSULE_CMD + CONNECT_DATA,
+				     SC_DNR | SC_SGL_INVALID_OFFSET);
+	fprintf(stderr, "unknown case %s\n", c);
+	return 2;
+}
