@@ -32,7 +32,8 @@ rig_fail() {
 	echo "$*" >> $RIG_FAILFILE
 }
 
-# rig_check DESC CMD... - run CMD; record a failure if it fails.
+# rig_check DESC CMD... - run CMD; record a failure if it fails. Returns
+# CMD's exit status.
 rig_check() {
 	local desc=$1
 	shift
@@ -43,19 +44,12 @@ rig_check() {
 	else
 		rig_fail "$desc (exit $rc)"
 	fi
+	return $rc
 }
 
 # rig_must DESC CMD... - run CMD; stop the scenario if it fails.
 rig_must() {
-	local desc=$1
-	shift
-	"$@"
-	local rc=$?
-	if [ $rc -ne 0 ]; then
-		rig_fail "$desc (exit $rc)"
-		exit 1
-	fi
-	echo "RIG-CHECK ok $desc [t=$(rig_t)]"
+	rig_check "$@" || exit 1
 }
 
 # rig_run_test FILE - run one scenario in a subshell and print its verdict.
