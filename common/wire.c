@@ -5,6 +5,7 @@
  * Lifted from the NVMe over Fabrics RDMA target.
  * Copyright (c) 2015-2016 HGST, a Western Digital Company.
  */
+#include <asm/byteorder.h>
 #include <linux/overflow.h>
 #include <linux/stddef.h>
 #include "wire.h"
