@@ -107,6 +107,21 @@ static inline int nvmeof_sq_init(struct nvmet_sq *sq, struct nvmet_cq *cq)
 	return nvmet_sq_init(sq);
 #endif
 }
+
+/*
+ * Whether nvmet would give this request peer-to-peer memory (its namespace
+ * has p2pmem configured); such requests must use nvmet_req_alloc_sgls().
+ * The map exists only with CONFIG_PCI_P2PDMA (off in Debian 6.1).
+ */
+static inline bool nvmeof_req_may_use_p2pmem(struct nvmet_req *req)
+{
+#ifdef CONFIG_PCI_P2PDMA
+	return req->sq->ctrl && req->sq->qid && req->ns &&
+	       radix_tree_lookup(&req->sq->ctrl->p2p_ns_map, req->ns->nsid);
+#else
+	return false;
+#endif
+}
 #endif /* NVMEOF_COMPAT_NVMET */
 
 #endif /* NVMEOF_COMPAT_H */

@@ -260,8 +260,8 @@ static void nvmet_rdma_rw_ctx_destroy(struct nvmet_rdma_rsp *rsp)
  * nvmet_rdma_free_rsp_resources() - release what a response holds for I/O
  * @rsp: the response
  *
- * Destroys the RDMA R/W context if one was set up and frees the request's
- * data SGLs unless they are the command's in-capsule pages.
+ * Destroys the RDMA R/W context if one was set up and releases the
+ * request's data buffers unless they are the command's in-capsule pages.
  */
 void nvmet_rdma_free_rsp_resources(struct nvmet_rdma_rsp *rsp)
 {
@@ -272,7 +272,7 @@ void nvmet_rdma_free_rsp_resources(struct nvmet_rdma_rsp *rsp)
 
 	if (rsp->req.sg < rsp->cmd->inline_sg ||
 	    rsp->req.sg >= rsp->cmd->inline_sg + queue->dev->inline_page_count)
-		nvmet_req_free_sgls(&rsp->req);
+		nvmet_rdma_free_data_sgl(rsp);
 }
 
 static void nvmet_rdma_release_rsp(struct nvmet_rdma_rsp *rsp)
@@ -543,7 +543,7 @@ static u16 nvmet_rdma_map_sgl_keyed(struct nvmet_rdma_rsp *rsp,
 	if (rsp->req.metadata_len)
 		nvmet_rdma_set_sig_attrs(&rsp->req, &sig_attrs);
 
-	ret = nvmet_req_alloc_sgls(&rsp->req);
+	ret = nvmet_rdma_alloc_data_sgl(rsp);
 	if (unlikely(ret < 0))
 		goto error_out;
 

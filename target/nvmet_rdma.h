@@ -24,6 +24,7 @@
 #include <linux/nvme-rdma.h>
 #include "nvmet.h"
 #include "compat.h"
+#include "page_stack.h"
 
 /*
  * We allow at least 1 page, up to 4 SGEs, and up to 16KB of inline data
@@ -57,6 +58,8 @@ struct nvmet_rdma_cmd {
 enum {
 	NVMET_RDMA_REQ_INLINE_DATA	= (1 << 0),
 	NVMET_RDMA_REQ_INVALIDATE_RKEY	= (1 << 1),
+	/* data buffers from nvmet_rdma_alloc_data_sgl(), not nvmet core */
+	NVMET_RDMA_REQ_CACHED_DATA	= (1 << 2),
 };
 
 struct nvmet_rdma_rsp {
@@ -80,6 +83,8 @@ struct nvmet_rdma_rsp {
 
 	struct list_head	wait_list;
 	int			tag;
+	/* the scatterlist of a one-page keyed-SGL transfer */
+	struct scatterlist	data_sg;
 };
 
 enum nvmet_rdma_queue_state {
@@ -115,6 +120,10 @@ struct nvmet_rdma_queue {
 	int			comp_vector;
 	int			recv_queue_size;
 	int			send_queue_size;
+
+	/* free data pages kept for reuse by this queue (buffers.c) */
+	struct nvmeof_page_stack page_cache;
+	spinlock_t		page_cache_lock; /* protects page_cache */
 
 	struct list_head	queue_list;
 };
@@ -196,5 +205,11 @@ void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc);
 void nvmet_rdma_handle_command(struct nvmet_rdma_queue *queue,
 			       struct nvmet_rdma_rsp *cmd);
 void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* buffers.c */
+int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue);
+void nvmet_rdma_page_cache_destroy(struct nvmet_rdma_queue *queue);
+int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp);
+void nvmet_rdma_free_data_sgl(struct nvmet_rdma_rsp *rsp);
 
 #endif /* NVMET_RDMA_H */

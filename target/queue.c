@@ -625,6 +625,8 @@ static void nvmet_rdma_free_queue(struct nvmet_rdma_queue *queue)
 				     !queue->host_qid);
 	}
 	nvmet_rdma_free_rsps(queue);
+	/* after the responses: none holds a data page any more */
+	nvmet_rdma_page_cache_destroy(queue);
 	ida_free(&nvmet_rdma_queue_ida, queue->idx);
 	kfree(queue);
 }
@@ -729,10 +731,15 @@ nvmet_rdma_alloc_queue(struct nvmet_rdma_device *ndev,
 	queue->comp_vector = !queue->host_qid ? 0 :
 		queue->idx % ndev->device->num_comp_vectors;
 
+	if (nvmet_rdma_page_cache_init(queue)) {
+		ret = NVME_RDMA_CM_NO_RSC;
+		goto out_ida_remove;
+	}
+
 	ret = nvmet_rdma_alloc_rsps(queue);
 	if (ret) {
 		ret = NVME_RDMA_CM_NO_RSC;
-		goto out_ida_remove;
+		goto out_free_page_cache;
 	}
 
 	if (ndev->srqs) {
@@ -765,6 +772,8 @@ out_free_cmds:
 	}
 out_free_responses:
 	nvmet_rdma_free_rsps(queue);
+out_free_page_cache:
+	nvmet_rdma_page_cache_destroy(queue);
 out_ida_remove:
 	ida_free(&nvmet_rdma_queue_ida, queue->idx);
 out_destroy_sq:

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Data buffers for keyed-SGL I/O (the data the target RDMA-READs from or
+ * RDMA-WRITEs to the host).
+ *
+ * Stock takes them from nvmet_req_alloc_sgls() for every I/O: a kmalloc'd
+ * scatterlist and freshly allocated pages, each zeroed (Debian boots with
+ * init_on_alloc=1), freed again when the response is acknowledged. Here the
+ * pages of a finished I/O go onto a small per-queue stack and the next I/O
+ * of that queue takes them as they are, and a one-page I/O uses a
+ * scatterlist entry inside the response: no allocation, no memset, no free.
+ *
+ * Reusing pages without zeroing them is safe because a queue serves exactly
+ * one controller, so one host: a page only ever holds data that host wrote
+ * or was allowed to read. Nothing stale leaves the target either: data goes
+ * to the host only after the backend completed the read successfully, which
+ * fills the transfer length (nvmet_rdma_need_data_out()).
+ *
+ * Requests with metadata (PI) or with peer-to-peer memory keep using
+ * nvmet_req_alloc_sgls().
+ */
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+
+#include "nvmet_rdma.h"
+#include "page_stack.h"
+
+static unsigned int nvmet_rdma_cached_pages = 64;
+module_param_named(cached_pages, nvmet_rdma_cached_pages, uint, 0444);
+MODULE_PARM_DESC(cached_pages,
+		 "Free data pages each I/O queue keeps for reuse (default 64 = 256 KiB with 4 KiB pages; 0 = allocate every I/O as stock does)");
+
+/**
+ * nvmet_rdma_page_cache_init() - set up a queue's page cache (empty)
+ * @queue: the queue
+ *
+ * Only I/O queues get one; the admin queue's few transfers allocate.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue)
+{
+	struct nvmeof_page_stack *s = &queue->page_cache;
+
+	spin_lock_init(&queue->page_cache_lock);
+	s->nr = 0;
+	s->cap = queue->host_qid ? nvmet_rdma_cached_pages : 0;
+	if (!s->cap)
+		return 0;
+	s->pages = kcalloc(s->cap, sizeof(*s->pages), GFP_KERNEL);
+	return s->pages ? 0 : -ENOMEM;
+}
+
+/**
+ * nvmet_rdma_page_cache_destroy() - free a queue's cached pages
+ * @queue: the queue, with no response holding data buffers any more
+ */
+void nvmet_rdma_page_cache_destroy(struct nvmet_rdma_queue *queue)
+{
+	struct page *page;
+
+	while ((page = nvmeof_page_stack_pop(&queue->page_cache)))
+		__free_page(page);
+	kfree(queue->page_cache.pages);
+	queue->page_cache.pages = NULL;
+}
+
+static struct page *nvmet_rdma_get_page(struct nvmet_rdma_queue *queue)
+{
+	unsigned long flags;
+	struct page *page;
+
+	spin_lock_irqsave(&queue->page_cache_lock, flags);
+	page = nvmeof_page_stack_pop(&queue->page_cache);
+	spin_unlock_irqrestore(&queue->page_cache_lock, flags);
+	return page ?: alloc_page(GFP_KERNEL);
+}
+
+/*
+ * Irqsave: a response may be released from the backend's completion
+ * context when posting it fails, not only from the CQ's.
+ */
+static void nvmet_rdma_put_page(struct nvmet_rdma_queue *queue,
+				struct page *page)
+{
+	unsigned long flags;
+	bool kept;
+
+	spin_lock_irqsave(&queue->page_cache_lock, flags);
+	kept = nvmeof_page_stack_push(&queue->page_cache, page);
+	spin_unlock_irqrestore(&queue->page_cache_lock, flags);
+	if (!kept)
+		__free_page(page);
+}
+
+static void nvmet_rdma_put_pages(struct nvmet_rdma_queue *queue,
+				 struct scatterlist *sgl, unsigned int nents)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sg(sgl, sg, nents, i)
+		nvmet_rdma_put_page(queue, sg_page(sg));
+}
+
+/**
+ * nvmet_rdma_alloc_data_sgl() - data buffers for a keyed-SGL request
+ * @rsp: the response, whose request has its transfer length set
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
+{
+	struct nvmet_req *req = &rsp->req;
+	u32 left = req->transfer_len;
+	unsigned int nents = DIV_ROUND_UP(left, PAGE_SIZE), i;
+	struct scatterlist *sgl, *sg;
+	struct page *page;
+
+	if (req->metadata_len || nvmeof_req_may_use_p2pmem(req))
+		return nvmet_req_alloc_sgls(req);
+
+	if (nents == 1) {
+		sgl = &rsp->data_sg;
+	} else {
+		sgl = kmalloc_array(nents, sizeof(*sgl), GFP_KERNEL);
+		if (!sgl)
+			return -ENOMEM;
+	}
+	sg_init_table(sgl, nents);
+	for_each_sg(sgl, sg, nents, i) {
+		page = nvmet_rdma_get_page(rsp->queue);
+		if (!page) {
+			nvmet_rdma_put_pages(rsp->queue, sgl, i);
+			if (sgl != &rsp->data_sg)
+				kfree(sgl);
+			return -ENOMEM;
+		}
+		sg_set_page(sg, page, min_t(u32, left, PAGE_SIZE), 0);
+		left -= sg->length;
+	}
+	req->sg = sgl;
+	req->sg_cnt = nents;
+	rsp->flags |= NVMET_RDMA_REQ_CACHED_DATA;
+	return 0;
+}
+
+/**
+ * nvmet_rdma_free_data_sgl() - release what nvmet_rdma_alloc_data_sgl() gave
+ * @rsp: the response, its RDMA R/W context already destroyed
+ */
+void nvmet_rdma_free_data_sgl(struct nvmet_rdma_rsp *rsp)
+{
+	struct nvmet_req *req = &rsp->req;
+
+	if (!(rsp->flags & NVMET_RDMA_REQ_CACHED_DATA)) {
+		nvmet_req_free_sgls(req);
+		return;
+	}
+	nvmet_rdma_put_pages(rsp->queue, req->sg, req->sg_cnt);
+	if (req->sg != &rsp->data_sg)
+		kfree(req->sg);
+	req->sg = NULL;
+	req->sg_cnt = 0;
+	rsp->flags &= ~NVMET_RDMA_REQ_CACHED_DATA;
+}
