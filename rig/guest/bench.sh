@@ -62,10 +62,18 @@ bench_cases() {
 	done
 }
 
-# bench_profile CMD... - run CMD under perf record, print a flat profile
+# bench_profile CMD... - run CMD (a shell function is fine) while perf
+# records the whole system, then print a flat profile
 bench_profile() {
-	perf record -q -a -g -F 20000 -o /tmp/perf.data -- "$@" > /dev/null 2>&1 ||
-		rig_fail "perf record"
+	local perf_pid
+	# cpu-clock: a TCG guest has no hardware PMU
+	perf record -e cpu-clock -a -g -F 20000 -o /tmp/perf.data > /tmp/perf.out 2>&1 &
+	perf_pid=$!
+	sleep 1
+	"$@" > /dev/null
+	kill -INT $perf_pid
+	wait $perf_pid	# exits with the signal's status
+	[ -s /tmp/perf.data ] || { tail -5 /tmp/perf.out; rig_fail "perf record"; }
 	perf report -i /tmp/perf.data --stdio --no-children --sort sym,dso -g none \
 		--percent-limit 0.3 2>/dev/null | grep -v '^#' | grep . | sed 's/^/RIG-PROFILE /'
 	perf report -i /tmp/perf.data --stdio --no-children --sort dso -g none \
