@@ -11,7 +11,8 @@
 # kernel then reported a wild-memory-access in handle_edge_irq during early
 # boot (identify_cpu), before any of our code was loaded.
 #
-# A guest that has not reached /init (its RIG-BEGIN line) within
+# A guest that has not reached /init (its RIG-BEGIN line, which the console
+# may prefix with terminal escapes) within
 # RIG_BOOT_TIMEOUT seconds (default 300) is stuck in the kernel's boot, before
 # anything under test ran: it is stopped, the log says so (RIG-BOOT-HANG),
 # and the guest is booted once more. The first log is kept as LOG.hang.
@@ -32,13 +33,13 @@ boot() {
 		"$@" < /dev/null > "$log" 2>&1 &
 	local pid=$! waited=0 rc
 	while kill -0 $pid 2>/dev/null; do
-		if [ $waited -ge "$boot_tmo" ] && ! grep -q '^RIG-BEGIN' "$log"; then
+		if [ $waited -ge "$boot_tmo" ] && ! grep -aq 'RIG-BEGIN' "$log"; then
 			kill $pid
 			wait $pid
 			echo "RIG-BOOT-HANG: no /init after ${boot_tmo}s" >> "$log"
 			return 2
 		fi
-		grep -q '^RIG-BEGIN' "$log" && break
+		grep -aq 'RIG-BEGIN' "$log" && break
 		sleep 2
 		waited=$((waited + 2))
 	done
