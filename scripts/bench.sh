@@ -16,6 +16,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$NVMEOF_ROOT/rig/kernels.sh"
+. "$NVMEOF_ROOT/rig/verdict.sh"
 
 "$NVMEOF_ROOT/scripts/install-deps.sh" || die "dependency installation failed"
 rig_kernel stock || exit 1
@@ -56,10 +57,9 @@ wait
 fail=0
 for run in "${runs[@]}"; do
 	l=$out/${run/\//-}.log
-	result=$(tr -d '\r' < "$l" | grep -m1 '^RIG-RESULT' | cut -d' ' -f2-)
-	if ! splat=$("$NVMEOF_ROOT/rig/splat.sh" "$l") || [ "${result%% *}" != PASS ]; then
-		printf '%s\n' "$splat"
-		echo "bench guest '$run' failed: ${result:-guest did not finish} (log: $l)" >&2
+	verdict=$(rig_verdict "$l")
+	if [ "$verdict" != PASS ]; then
+		echo "bench guest '$run' failed: ${verdict#FAIL } (log: $l)" >&2
 		fail=1
 	fi
 	tr -d '\r' < "$l" | grep '^RIG-BENCH ' >> "$out/results.txt"

@@ -8,6 +8,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$NVMEOF_ROOT/rig/kernels.sh"
+. "$NVMEOF_ROOT/rig/verdict.sh"
 
 "$NVMEOF_ROOT/scripts/install-deps.sh" || die "dependency installation failed"
 rig_kernel stock || exit 1
@@ -18,11 +19,10 @@ echo "== booting $VMLINUZ in QEMU (TCG, no KVM on this machine); this takes abou
 "$NVMEOF_ROOT/rig/run-guest.sh" "$VMLINUZ" "$img" "$log" 600 \
 	"rig.job=demo rig.host=ours rig.target=ours rig.rdma=rxe"
 tr -d '\r' < "$log" | sed -n 's/^DEMO //p'
-result=$(tr -d '\r' < "$log" | grep -m1 '^RIG-RESULT' | cut -d' ' -f2-)
-if splat=$("$NVMEOF_ROOT/rig/splat.sh" "$log") && [ "${result%% *}" = PASS ]; then
+verdict=$(rig_verdict "$log")
+if [ "$verdict" = PASS ]; then
 	echo "== PASS: verified fio through our host and target modules, clean kernel log (full log: $log)"
 else
-	printf '%s\n' "$splat"
-	echo "== FAIL: ${result:-guest did not finish} (full log: $log)"
+	echo "== FAIL: ${verdict#FAIL } (full log: $log)"
 	exit 1
 fi
