@@ -95,14 +95,17 @@ static void nvmet_rdma_put_page(struct nvmet_rdma_queue *queue,
 		__free_page(page);
 }
 
-static void nvmet_rdma_put_pages(struct nvmet_rdma_queue *queue,
-				 struct scatterlist *sgl, unsigned int nents)
+/* give back the first @nents pages of @sgl, then @sgl unless it is embedded */
+static void nvmet_rdma_put_data(struct nvmet_rdma_rsp *rsp,
+				struct scatterlist *sgl, unsigned int nents)
 {
 	struct scatterlist *sg;
 	unsigned int i;
 
 	for_each_sg(sgl, sg, nents, i)
-		nvmet_rdma_put_page(queue, sg_page(sg));
+		nvmet_rdma_put_page(rsp->queue, sg_page(sg));
+	if (sgl != &rsp->data_sg)
+		kfree(sgl);
 }
 
 /**
@@ -133,9 +136,7 @@ int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
 	for_each_sg(sgl, sg, nents, i) {
 		page = nvmet_rdma_get_page(rsp->queue);
 		if (!page) {
-			nvmet_rdma_put_pages(rsp->queue, sgl, i);
-			if (sgl != &rsp->data_sg)
-				kfree(sgl);
+			nvmet_rdma_put_data(rsp, sgl, i);
 			return -ENOMEM;
 		}
 		sg_set_page(sg, page, min_t(u32, left, PAGE_SIZE), 0);
@@ -159,9 +160,7 @@ void nvmet_rdma_free_data_sgl(struct nvmet_rdma_rsp *rsp)
 		nvmet_req_free_sgls(req);
 		return;
 	}
-	nvmet_rdma_put_pages(rsp->queue, req->sg, req->sg_cnt);
-	if (req->sg != &rsp->data_sg)
-		kfree(req->sg);
+	nvmet_rdma_put_data(rsp, req->sg, req->sg_cnt);
 	req->sg = NULL;
 	req->sg_cnt = 0;
 	rsp->flags &= ~NVMET_RDMA_REQ_CACHED_DATA;
