@@ -33,13 +33,13 @@ boot() {
 		"$@" < /dev/null > "$log" 2>&1 &
 	local pid=$! waited=0 rc
 	while kill -0 $pid 2>/dev/null; do
-		if [ $waited -ge "$boot_tmo" ] && ! grep -aq 'RIG-BEGIN' "$log"; then
+		grep -aq 'RIG-BEGIN' "$log" && break
+		if [ $waited -ge "$boot_tmo" ]; then
 			kill $pid
 			wait $pid
 			echo "RIG-BOOT-HANG: no /init after ${boot_tmo}s" >> "$log"
 			return 2
 		fi
-		grep -aq 'RIG-BEGIN' "$log" && break
 		sleep 2
 		waited=$((waited + 2))
 	done
