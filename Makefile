@@ -40,7 +40,7 @@ KBUILD_ARGS = -C $(KDIR) M=$(BUILD) W=$(W) C=$(C) \
 SOURCES := Kbuild $(wildcard host/* target/* common/* compat/*.h kunit/*)
 
 .PHONY: all modules prepare install uninstall dkms-install dkms-remove \
-	kunit-modules check demo bench clean style
+	kunit-modules check demo bench bench-insn clean style
 
 all: modules
 
@@ -87,6 +87,11 @@ demo:
 
 bench:
 	@$(ROOT)/scripts/bench.sh
+
+# exact instructions per I/O by function (Documentation/benchmark.md)
+bench-insn:
+	@BENCH_INSN=$${BENCH_INSN:-randread-4k-qd1} \
+		BENCH_RUNS=$${BENCH_RUNS:-"stock/stock ours/ours"} $(ROOT)/scripts/bench.sh
 
 style:
 	$(ROOT)/scripts/style.sh

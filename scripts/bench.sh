@@ -10,7 +10,10 @@
 # Environment: BENCH_JOBS guests at a time (default: number of cores);
 # BENCH_RUNS to run only some guests (e.g. "stock/stock ours/ours");
 # BENCH_PROFILE=CASE to print a perf profile of that case from each guest
-# (the profiled case then has no figure).
+# (the profiled case then has no figure);
+# BENCH_INSN=CASE (`make bench-insn`) for exact instructions per I/O of that
+# case by module and function, counted by rig/insn-count-plugin.c, written
+# to build/bench-insn/KVER/insn.md (no other figures).
 # Instruction counts do not depend on how busy the machine is, so running
 # guests side by side changes only the wall time.
 set -uo pipefail
@@ -23,8 +26,16 @@ rig_kernel stock || exit 1
 img=$("$NVMEOF_ROOT/rig/image.sh" stock) || die "build failed"
 out=$NVMEOF_ROOT/build/bench/$KVER
 prev=$NVMEOF_ROOT/build/bench/$KVER.previous.csv
-# the last run's figures, to show how far this run differs from it
-[ -e "$out/bench.csv" ] && cp "$out/bench.csv" "$prev"
+QEMU_INSN=()
+if [ -n "${BENCH_INSN:-}" ]; then
+	out=$NVMEOF_ROOT/build/bench-insn/$KVER
+	gcc -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \
+		-o "$NVMEOF_ROOT/build/insn-count.so" "$NVMEOF_ROOT/rig/insn-count-plugin.c" ||
+		die "cannot build the instruction counting plugin"
+else
+	# the last run's figures, to show how far this run differs from it
+	[ -e "$out/bench.csv" ] && cp "$out/bench.csv" "$prev"
+fi
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -48,9 +59,13 @@ for run in "${runs[@]}"; do
 		args="rig.job=bench rig.bench=fabric rig.host=${run%/*} rig.target=${run#*/}"
 	fi
 	[ -z "${BENCH_PROFILE:-}" ] || args+=" rig.profile=$BENCH_PROFILE"
+	if [ -n "${BENCH_INSN:-}" ]; then
+		args+=" rig.insn=$BENCH_INSN"
+		QEMU_INSN=(-plugin "$NVMEOF_ROOT/build/insn-count.so,out=$out/${run/\//-}.insn")
+	fi
 	# the -cpu given last wins over run-guest.sh's default
 	"$NVMEOF_ROOT/rig/run-guest.sh" "$VMLINUZ" "$img" "$out/${run/\//-}.log" 1800 \
-		"$args $APPEND_BENCH" "${QEMU_BENCH[@]}" &
+		"$args $APPEND_BENCH" "${QEMU_BENCH[@]}" "${QEMU_INSN[@]}" &
 done
 wait
 
@@ -68,6 +83,16 @@ done
 [ $fail -eq 0 ] || exit 1
 if [ -n "${BENCH_PROFILE:-}" ]; then
 	cat "$out/profile.txt"
+	exit 0
+fi
+if [ -n "${BENCH_INSN:-}" ]; then
+	report=()
+	for run in "${runs[@]}"; do
+		report+=("$run=$out/${run/\//-}.insn:$out/${run/\//-}.log")
+	done
+	/usr/bin/python3 "$NVMEOF_ROOT/scripts/insn-report.py" "${report[@]}" > "$out/insn.md" || exit 1
+	cat "$out/insn.md"
+	log "written: $out/insn.md"
 	exit 0
 fi
 # Debian's python, where python3-matplotlib is installed

@@ -14,6 +14,10 @@
 # rig.profile=CASE: record that case with perf (cpu-clock, which under
 #                   icount samples every N instructions) and print the
 #                   hottest symbols as RIG-PROFILE lines.
+# rig.insn=CASE:    run that case N times, then 2N times, between markers
+#                   for rig/insn-count-plugin.c (exact instructions per
+#                   block), and print the modules' symbols as RIG-KSYM lines
+#                   (scripts/insn-report.py; `make bench-insn`).
 #
 # Output: one "RIG-BENCH key=value..." line per figure; scripts/bench.sh
 # collects them and scripts/bench-report.py makes the tables and chart.
@@ -45,7 +49,20 @@ bench_cases() {
 	echo "$BENCH_CASES" | while read -r name rw bs engine qd n; do
 		[ -n "$name" ] || continue
 		[ -z "${RIG_PROFILE:-}" ] || [ "$name" = "$RIG_PROFILE" ] || continue
+		[ -z "${RIG_INSN:-}" ] || [ "$name" = "$RIG_INSN" ] || continue
 		bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" $(( n / 10 )) > /dev/null
+		if [ "$name" = "${RIG_INSN:-}" ]; then
+			# (2N run - N run) / N: the fio start and exit cancel out
+			/rig/bin/insn-mark
+			bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" "$n" > /dev/null
+			/rig/bin/insn-mark
+			bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" $(( 2 * n )) > /dev/null
+			/rig/bin/insn-mark
+			echo "RIG-INSN pair=$label case=$name ios=$n"
+			# Debian's /boot/System.map is a stub: all text symbols
+			awk '$2 ~ /^[tT]$/ { print "RIG-KSYM", $1, $3, ($4 == "" ? "[vmlinux]" : $4) }' /proc/kallsyms
+			continue
+		fi
 		if [ "$name" = "${RIG_PROFILE:-}" ]; then
 			bench_profile bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" "$n"
 			continue
