@@ -15,9 +15,32 @@
 #include <rdma/rw.h>
 
 #include "nvmet_rdma.h"
+#include "post_context.h"
 #include "wire.h"
 
 static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp);
+
+/*
+ * Posting on a software RDMA device runs its send engine before returning
+ * instead of from ksoftirqd (see post_context.h): for a command that
+ * completes in our own completion worker (a backend that finishes inline,
+ * as null_blk or a page-cache hit), one wakeup and two context switches
+ * less per post. Only for a command alone on its queue: with others in
+ * flight, running each one's exchange to the end right away would take
+ * away the batching that ksoftirqd gets (measured: 4 KiB QD32 randwrite
+ * 1 % slower when done for every command).
+ */
+static bool nvmet_rdma_post_begin(struct nvmet_rdma_rsp *rsp)
+{
+	struct nvmet_rdma_queue *queue = rsp->queue;
+
+	/* no other command holds send WRs */
+	if (!ib_uses_virt_dma(queue->dev->device) ||
+	    atomic_read(&queue->sq_wr_avail) !=
+	    queue->sq_wr_max - 1 - rsp->n_rdma)
+		return false;
+	return nvmeof_post_begin();
+}
 
 static inline bool nvmet_rdma_need_data_in(struct nvmet_rdma_rsp *rsp)
 {
@@ -341,6 +364,8 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 		container_of(req, struct nvmet_rdma_rsp, req);
 	struct rdma_cm_id *cm_id = rsp->queue->cm_id;
 	struct ib_send_wr *first_wr;
+	bool bh_disabled;
+	int ret;
 
 	if (rsp->flags & NVMET_RDMA_REQ_INVALIDATE_RKEY) {
 		rsp->send_wr.opcode = IB_WR_SEND_WITH_INV;
@@ -368,7 +393,10 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 				      rsp->send_sge.addr, rsp->send_sge.length,
 				      DMA_TO_DEVICE);
 
-	if (unlikely(ib_post_send(cm_id->qp, first_wr, NULL))) {
+	bh_disabled = nvmet_rdma_post_begin(rsp);
+	ret = ib_post_send(cm_id->qp, first_wr, NULL);
+	nvmeof_post_end(bh_disabled);
+	if (unlikely(ret)) {
 		pr_err("sending cmd response failed\n");
 		nvmet_rdma_release_rsp(rsp);
 	}
@@ -428,7 +456,9 @@ void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc)
 		container_of(wc->wr_cqe, struct nvmet_rdma_rsp, write_cqe);
 	struct nvmet_rdma_queue *queue = wc->qp->qp_context;
 	struct rdma_cm_id *cm_id = rsp->queue->cm_id;
+	bool bh_disabled;
 	u16 status;
+	int ret;
 
 	if (!IS_ENABLED(CONFIG_BLK_DEV_INTEGRITY))
 		return;
@@ -459,7 +489,10 @@ void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc)
 		rsp->req.cqe->status = cpu_to_le16(status << 1);
 	nvmet_rdma_rw_ctx_destroy(rsp);
 
-	if (unlikely(ib_post_send(cm_id->qp, &rsp->send_wr, NULL))) {
+	bh_disabled = nvmet_rdma_post_begin(rsp);
+	ret = ib_post_send(cm_id->qp, &rsp->send_wr, NULL);
+	nvmeof_post_end(bh_disabled);
+	if (unlikely(ret)) {
 		pr_err("sending cmd response failed\n");
 		nvmet_rdma_release_rsp(rsp);
 	}
@@ -604,9 +637,13 @@ static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp)
 	}
 
 	if (nvmet_rdma_need_data_in(rsp)) {
-		if (rdma_rw_ctx_post(&rsp->rw, queue->qp,
-				     queue->cm_id->port_num, &rsp->read_cqe,
-				     NULL))
+		bool bh_disabled = nvmet_rdma_post_begin(rsp);
+		int ret = rdma_rw_ctx_post(&rsp->rw, queue->qp,
+					   queue->cm_id->port_num,
+					   &rsp->read_cqe, NULL);
+
+		nvmeof_post_end(bh_disabled);
+		if (ret)
 			nvmet_req_complete(&rsp->req, NVME_SC_DATA_XFER_ERROR);
 	} else {
 		rsp->req.execute(&rsp->req);

@@ -99,6 +99,7 @@ struct nvmet_rdma_queue {
 	struct nvmet_port	*port;
 	struct ib_cq		*cq;
 	atomic_t		sq_wr_avail;
+	int			sq_wr_max;	/* sq_wr_avail when idle */
 	struct nvmet_rdma_device *dev;
 	struct nvmet_rdma_srq   *nsrq;
 	spinlock_t		state_lock; /* protects state and rsp_wait_list */
