@@ -303,12 +303,65 @@ static void nvmeof_parse_cm_req_null_test(struct kunit *test)
 			NVME_RDMA_CM_INVALID_LEN);
 }
 
+/* keyed SGL length: MDTS 1 MiB (256 pages of 4 KiB), as the target's */
+#define MAX_XFER	(4096u << 8)
+#define MAX_SGL_LEN	0xffffffu	/* 24 bits on the wire */
+
+struct keyed_len_case {
+	const char *name;
+	u32 len;
+	u32 expected;
+	u32 max_len;
+	u16 status;
+};
+
+static const struct keyed_len_case keyed_len_cases[] = {
+	{ "read 4k as the command says", 4096, 4096, MAX_XFER,
+	  NVME_SC_SUCCESS },
+	{ "read of MDTS exactly", MAX_XFER, MAX_XFER, MAX_XFER,
+	  NVME_SC_SUCCESS },
+	{ "512 B block, NLB 0", 512, 512, MAX_XFER, NVME_SC_SUCCESS },
+	{ "4k + 64 B metadata", 4096 + 64, 4096 + 64, MAX_XFER + 64,
+	  NVME_SC_SUCCESS },
+	{ "admin, no implied length", 4096, 0, MAX_XFER, NVME_SC_SUCCESS },
+	{ "admin at MDTS", MAX_XFER, 0, MAX_XFER, NVME_SC_SUCCESS },
+	/* a length the command does not ask for */
+	{ "one byte short", 4095, 4096, MAX_XFER, SGL_DATA_ERR },
+	{ "one byte long", 4097, 4096, MAX_XFER, SGL_DATA_ERR },
+	{ "16 MiB for a 4k read", MAX_SGL_LEN, 4096, MAX_XFER, SGL_DATA_ERR },
+	{ "metadata left out", 4096, 4096 + 64, MAX_XFER + 64, SGL_DATA_ERR },
+	/* more than MDTS */
+	{ "admin, MDTS + 1", MAX_XFER + 1, 0, MAX_XFER, FIELD_ERR },
+	{ "admin, 16 MiB", MAX_SGL_LEN, 0, MAX_XFER, FIELD_ERR },
+	{ "read that says 2 MiB itself", 2 * MAX_XFER, 2 * MAX_XFER, MAX_XFER,
+	  FIELD_ERR },
+	{ "NLB 0xffff, 4k blocks (256 MiB)", MAX_SGL_LEN, 0x10000u * 4096,
+	  MAX_XFER, SGL_DATA_ERR },
+};
+
+static void keyed_len_case_desc(const struct keyed_len_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(keyed_len, keyed_len_cases, keyed_len_case_desc);
+
+static void nvmeof_check_keyed_sgl_len_test(struct kunit *test)
+{
+	const struct keyed_len_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, nvmeof_check_keyed_sgl_len(c->len, c->expected,
+							 c->max_len),
+			c->status);
+}
+
 static struct kunit_case nvmeof_wire_cases[] = {
 	KUNIT_CASE_PARAM(nvmeof_check_inline_sgl_test, inline_sgl_gen_params),
 	KUNIT_CASE(nvmeof_classify_sgl_known_test),
 	KUNIT_CASE(nvmeof_classify_sgl_all_test),
 	KUNIT_CASE_PARAM(nvmeof_parse_cm_req_test, cm_req_gen_params),
 	KUNIT_CASE(nvmeof_parse_cm_req_null_test),
+	KUNIT_CASE_PARAM(nvmeof_check_keyed_sgl_len_test, keyed_len_gen_params),
 	{}
 };
 

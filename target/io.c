@@ -30,12 +30,12 @@ static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp);
  * away the batching that ksoftirqd gets (measured: 4 KiB QD32 randwrite
  * 1 % slower when done for every command).
  */
-static bool nvmet_rdma_post_begin(struct nvmet_rdma_rsp *rsp)
+static inline bool nvmet_rdma_post_begin(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvmet_rdma_queue *queue = rsp->queue;
 
 	/* no other command holds send WRs */
-	if (!ib_uses_virt_dma(queue->dev->device) ||
+	if (!queue->soft_device ||
 	    atomic_read(&queue->sq_wr_avail) !=
 	    queue->sq_wr_max - 1 - rsp->n_rdma)
 		return false;
@@ -82,22 +82,6 @@ nvmet_rdma_get_rsp(struct nvmet_rdma_queue *queue)
 	}
 
 	return rsp;
-}
-
-/**
- * nvmet_rdma_put_rsp() - return a response context to its queue
- * @rsp: the response; a discrete one (allocated when the queue's ring was
- *	exhausted) is unmapped and freed, a ring one has its tag released
- */
-void nvmet_rdma_put_rsp(struct nvmet_rdma_rsp *rsp)
-{
-	if (unlikely(rsp->tag == NVMET_RDMA_DISCRETE_RSP_TAG)) {
-		nvmet_rdma_free_rsp(rsp->queue->dev, rsp);
-		kfree(rsp);
-		return;
-	}
-
-	sbitmap_clear_bit(&rsp->queue->rsp_tags, rsp->tag);
 }
 
 /**
@@ -558,6 +542,33 @@ static u16 nvmet_rdma_map_sgl_inline(struct nvmet_rdma_rsp *rsp)
 	return 0;
 }
 
+/*
+ * The bytes a read or write moves, from its own fields: a keyed SGL must say
+ * the same (nvmet checks it too, but only once the data has been transferred).
+ * 0 when the command implies no length here (admin, fabrics, passthru).
+ */
+static u32 nvmet_rdma_expected_len(struct nvmet_rdma_rsp *rsp)
+{
+	struct nvmet_req *req = &rsp->req;
+
+	if (!req->ns || (req->cmd->common.opcode != nvme_cmd_read &&
+			 req->cmd->common.opcode != nvme_cmd_write))
+		return 0;
+	return nvmet_rw_data_len(req) + req->metadata_len;
+}
+
+/*
+ * The MDTS we advertise, in bytes (with metadata: data plus metadata). MDTS
+ * counts minimum memory pages, which nvmet sets to 4 KiB (CAP.MPSMIN = 0).
+ */
+static u32 nvmet_rdma_max_transfer(struct nvmet_rdma_rsp *rsp)
+{
+	u32 mdts = rsp->req.metadata_len ? NVMET_RDMA_MAX_METADATA_MDTS :
+					    NVMET_RDMA_MAX_MDTS;
+
+	return (SZ_4K << mdts) + rsp->req.metadata_len;
+}
+
 static u16 nvmet_rdma_map_sgl_keyed(struct nvmet_rdma_rsp *rsp,
 				    struct nvme_keyed_sgl_desc *sgl,
 				    bool invalidate)
@@ -567,11 +578,24 @@ static u16 nvmet_rdma_map_sgl_keyed(struct nvmet_rdma_rsp *rsp,
 	struct ib_sig_attrs sig_attrs;
 	int ret;
 
-	rsp->req.transfer_len = get_unaligned_le24(sgl->length);
+	u32 len = get_unaligned_le24(sgl->length);
+	u16 status;
 
 	/* no data command? */
-	if (!rsp->req.transfer_len)
+	if (!len)
 		return 0;
+
+	status = nvmeof_check_keyed_sgl_len(len, nvmet_rdma_expected_len(rsp),
+					    nvmet_rdma_max_transfer(rsp));
+	if (unlikely(status)) {
+		pr_warn_ratelimited("queue %d: keyed SGL of %u bytes for a command of %u (most %u): rejected\n",
+				    rsp->queue->idx, len,
+				    nvmet_rdma_expected_len(rsp),
+				    nvmet_rdma_max_transfer(rsp));
+		rsp->req.error_loc = offsetof(struct nvme_common_command, dptr);
+		return status;
+	}
+	rsp->req.transfer_len = len;
 
 	if (rsp->req.metadata_len)
 		nvmet_rdma_set_sig_attrs(&rsp->req, &sig_attrs);

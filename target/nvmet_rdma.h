@@ -13,6 +13,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/sbitmap.h>
+#include <linux/slab.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -100,6 +101,7 @@ struct nvmet_rdma_queue {
 	struct ib_cq		*cq;
 	atomic_t		sq_wr_avail;
 	int			sq_wr_max;	/* sq_wr_avail when idle */
+	bool			soft_device;	/* rxe, siw: ib_uses_virt_dma() */
 	struct nvmet_rdma_device *dev;
 	struct nvmet_rdma_srq   *nsrq;
 	spinlock_t		state_lock; /* protects state and rsp_wait_list */
@@ -188,6 +190,23 @@ int nvmet_rdma_alloc_rsp(struct nvmet_rdma_device *ndev,
 			 struct nvmet_rdma_rsp *r, int tag);
 void nvmet_rdma_free_rsp(struct nvmet_rdma_device *ndev,
 			 struct nvmet_rdma_rsp *r);
+
+/**
+ * nvmet_rdma_put_rsp() - return a response context to its queue
+ * @rsp: the response; a discrete one (allocated when the queue's ring was
+ *	exhausted) is unmapped and freed, a ring one has its tag released
+ */
+static inline void nvmet_rdma_put_rsp(struct nvmet_rdma_rsp *rsp)
+{
+	if (unlikely(rsp->tag == NVMET_RDMA_DISCRETE_RSP_TAG)) {
+		nvmet_rdma_free_rsp(rsp->queue->dev, rsp);
+		kfree(rsp);
+		return;
+	}
+
+	sbitmap_clear_bit(&rsp->queue->rsp_tags, rsp->tag);
+}
+
 void __nvmet_rdma_queue_disconnect(struct nvmet_rdma_queue *queue);
 void nvmet_rdma_queue_disconnect(struct nvmet_rdma_queue *queue);
 int nvmet_rdma_cm_handler(struct rdma_cm_id *cm_id,
@@ -195,7 +214,6 @@ int nvmet_rdma_cm_handler(struct rdma_cm_id *cm_id,
 void nvmet_rdma_delete_ctrl(struct nvmet_ctrl *ctrl);
 
 /* io.c */
-void nvmet_rdma_put_rsp(struct nvmet_rdma_rsp *rsp);
 int nvmet_rdma_post_recv(struct nvmet_rdma_device *ndev,
 			 struct nvmet_rdma_cmd *cmd);
 void nvmet_rdma_free_rsp_resources(struct nvmet_rdma_rsp *rsp);

@@ -560,6 +560,7 @@ static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
 	queue->qp = queue->cm_id->qp;
 
 	queue->sq_wr_max = qp_attr.cap.max_send_wr;
+	queue->soft_device = ib_uses_virt_dma(ndev->device);
 	atomic_set(&queue->sq_wr_avail, qp_attr.cap.max_send_wr);
 
 	pr_debug("%s: max_cqe= %d max_sge= %d sq_size = %d cm_id= %p\n",

@@ -3,7 +3,8 @@
 # target one bad thing per connection: connect private data that is missing,
 # short (only iWARP can tell: IB/RoCE pad it), of an unknown format, or asks
 # for queues deeper than the target offers; a Connect capsule shorter than
-# its in-capsule SGL says; an in-capsule offset that wraps past 2^64. Each
+# its in-capsule SGL says; an in-capsule offset that wraps past 2^64; a
+# keyed SGL longer than the MDTS the target advertises. Each
 # must get the exact RDMA CM reject status or NVMe status, with a log line
 # saying why; a well-formed capsule from the same tool must be parsed (so a
 # broken tool cannot pass); and afterwards a well-behaved host still gets
@@ -18,13 +19,16 @@ rig_must "brd backing device" test -b "$dev"
 rig_must "export $dev on $RIG_IP4:4420" rig_export "$dev"
 
 for c in connect-io cm-none cm-short cm-recfmt cm-admin-deep cm-io-deep \
-	cm-hrqsize-0 capsule-short capsule-wrap connect-io; do
+	cm-hrqsize-0 capsule-short capsule-wrap keyed-connect keyed-over-mdts \
+	connect-io; do
 	rig_check "hostile host: $c" /rig/bin/hostile-host $RIG_IP4 4420 $RIG_NQN $c
 done
 rig_check "target said why it rejected a connect" \
 	sh -c 'dmesg | grep -q "nvmet_rdma: rejecting connect request from .*: invalid host SQ size (4)"'
 rig_check "target said why it failed a short capsule" \
 	sh -c 'dmesg | grep -q "nvmet_rdma: queue [0-9]*: in-capsule data offset 0 length 1024 outside the 512 bytes received"'
+rig_check "target said why it refused a 2 MiB keyed SGL" \
+	sh -c 'dmesg | grep -q "nvmet_rdma: queue [0-9]*: keyed SGL of 2097152 bytes for a command of 0 (most 1048576): rejected"'
 
 ns=$(rig_connect)
 rig_must "a well-behaved host connects" test -b "$ns"

@@ -27,6 +27,12 @@
  *                                                    -> SGL Data Length Invalid
  *   capsule-wrap    in-capsule offset + length wraps past 2^64
  *                                                    -> SGL Offset Invalid
+ * and on an admin queue, with the Connect data behind a keyed SGL (an rkey
+ * for just its 1024 bytes):
+ *   keyed-connect   a well-formed Connect            -> success (the control
+ *                   case: the target read the data through the rkey)
+ *   keyed-over-mdts the same, the SGL claiming 2 MiB -> Invalid Field, before
+ *                   the target takes a buffer or reads anything
  * Exit status 0 when the target answered as expected; the last line of
  * output says what was expected and what came back.
  */
@@ -57,6 +63,7 @@ enum { CM_INVALID_LEN = 1, CM_INVALID_RECFMT = 2, CM_INVALID_HSQSIZE = 4,
 #define SC_DNR			0x4000
 #define SC_SGL_INVALID_DATA	0x000f
 #define SC_SGL_INVALID_OFFSET	0x0016
+#define SC_INVALID_FIELD	0x0002
 #define SC_CONNECT_INVALID_PARAM 0x0182
 
 #define CAPSULE_CMD	64
@@ -68,7 +75,7 @@ static struct rdma_event_channel *ec;
 static struct rdma_cm_id *id;
 static struct ibv_pd *pd;
 static struct ibv_cq *cq;
-static struct ibv_mr *mr;
+static struct ibv_mr *mr, *data_mr;
 static uint8_t buf[CAPSULE_CMD + CONNECT_DATA];
 static uint8_t rsp[16];
 static struct ibv_mr *rsp_mr;
@@ -130,7 +137,10 @@ static void setup(const char *addr, const char *port)
 	/* local access only: this host offers the target no memory at all */
 	mr = ibv_reg_mr(pd, buf, sizeof(buf), 0);
 	rsp_mr = ibv_reg_mr(pd, rsp, sizeof(rsp), IBV_ACCESS_LOCAL_WRITE);
-	if (!mr || !rsp_mr)
+	/* for the keyed cases: the Connect data, and nothing else, readable */
+	data_mr = ibv_reg_mr(pd, buf + CAPSULE_CMD, CONNECT_DATA,
+			     IBV_ACCESS_REMOTE_READ);
+	if (!mr || !rsp_mr || !data_mr)
 		die("ibv_reg_mr");
 }
 
@@ -177,9 +187,13 @@ static int expect_reject(uint16_t qid, uint16_t hrqsize, uint16_t hsqsize,
 	return got == want ? 0 : 1;
 }
 
-/* Send a Fabrics Connect capsule of SENT bytes; return the NVMe status. */
-static int connect_capsule(const char *subnqn, uint64_t sgl_off,
-			   uint32_t sgl_len, uint32_t sent)
+/*
+ * Send a Fabrics Connect capsule of SENT bytes for queue QID; return the NVMe
+ * status. KEYED: the data is behind a keyed SGL of SGL_LEN bytes (SGL_OFF
+ * unused), else in the capsule at SGL_OFF.
+ */
+static int connect_capsule(const char *subnqn, uint16_t qid, int keyed,
+			   uint64_t sgl_off, uint32_t sgl_len, uint32_t sent)
 {
 	struct ibv_sge rsge = { (uintptr_t)rsp, sizeof(rsp), rsp_mr->lkey };
 	struct ibv_recv_wr rwr = { .sg_list = &rsge, .num_sge = 1 }, *brw;
@@ -199,12 +213,22 @@ static int connect_capsule(const char *subnqn, uint64_t sgl_off,
 	c[1] = 0x40;				/* flags: PSDT = SGL */
 	c[2] = 0x2a;				/* command id */
 	c[4] = 0x01;				/* fctype: connect */
-	memcpy(c + 24, &off, 8);		/* dptr.sgl.addr (offset) */
-	memcpy(c + 32, &len, 4);		/* dptr.sgl.length */
-	c[39] = 0x01;				/* data block, offset subtype */
-	v16 = htole16(1);
+	if (keyed) {
+		uint64_t addr = htole64((uintptr_t)d);
+		uint32_t key = htole32(data_mr->rkey);
+
+		memcpy(c + 24, &addr, 8);	/* dptr.ksgl.addr */
+		memcpy(c + 32, &len, 3);	/* dptr.ksgl.length, 24 bits */
+		memcpy(c + 35, &key, 4);	/* dptr.ksgl.key */
+		c[39] = 0x40;			/* keyed data block, address */
+	} else {
+		memcpy(c + 24, &off, 8);	/* dptr.sgl.addr (offset) */
+		memcpy(c + 32, &len, 4);	/* dptr.sgl.length */
+		c[39] = 0x01;			/* data block, offset subtype */
+	}
+	v16 = htole16(qid);
 	memcpy(c + 42, &v16, 2);		/* qid */
-	v16 = htole16(IO_DEPTH - 1);
+	v16 = htole16((qid ? IO_DEPTH : ADMIN_DEPTH) - 1);
 	memcpy(c + 44, &v16, 2);		/* sqsize, 0's based */
 	v16 = htole16(0xffff);
 	memcpy(d + 16, &v16, 2);		/* cntlid: dynamic */
@@ -234,20 +258,21 @@ static int connect_capsule(const char *subnqn, uint64_t sgl_off,
 	return le16toh(v16) >> 1;		/* drop the phase bit */
 }
 
-static int expect_status(const char *subnqn, uint64_t off, uint32_t len,
-			 uint32_t sent, int want)
+static int expect_status(const char *subnqn, uint16_t qid, int keyed,
+			 uint64_t off, uint32_t len, uint32_t sent, int want)
 {
+	uint16_t depth = qid ? IO_DEPTH : ADMIN_DEPTH;
 	struct cm_req req = {
-		.qid = htole16(1), .hrqsize = htole16(IO_DEPTH),
-		.hsqsize = htole16(IO_DEPTH - 1),
+		.qid = htole16(qid), .hrqsize = htole16(depth),
+		.hsqsize = htole16(depth - 1),
 	};
 	int got, sts = cm_connect(&req, sizeof(req));
 
 	if (sts) {
-		printf("FAIL I/O queue connect rejected with %d\n", sts);
+		printf("FAIL queue %u connect rejected with %d\n", qid, sts);
 		return 1;
 	}
-	got = connect_capsule(subnqn, off, len, sent);
+	got = connect_capsule(subnqn, qid, keyed, off, len, sent);
 	printf("%s: expected NVMe status %#x, got %#x\n",
 	       got == want ? "ok" : "FAIL", want, got);
 	rdma_disconnect(id);
@@ -278,16 +303,22 @@ int main(int argc, char **argv)
 	if (!strcmp(c, "cm-hrqsize-0"))
 		return expect_reject(1, 0, 31, 0, 32, CM_INVALID_HRQSIZE);
 	if (!strcmp(c, "connect-io"))
-		return expect_status(argv[3], 0, CONNECT_DATA,
+		return expect_status(argv[3], 1, 0, 0, CONNECT_DATA,
 				     CAPSULE_CMD + CONNECT_DATA,
 				     SC_DNR | SC_CONNECT_INVALID_PARAM);
 	if (!strcmp(c, "capsule-short"))
-		return expect_status(argv[3], 0, CONNECT_DATA, CAPSULE_CMD + 512,
-				     SC_DNR | SC_SGL_INVALID_DATA);
+		return expect_status(argv[3], 1, 0, 0, CONNECT_DATA,
+				     CAPSULE_CMD + 512, SC_DNR | SC_SGL_INVALID_DATA);
 	if (!strcmp(c, "capsule-wrap"))
-		return expect_status(argv[3], UINT64_MAX - 511, CONNECT_DATA,
-				     CAPSULE_CMD + CONNECT_DATA,
+		return expect_status(argv[3], 1, 0, UINT64_MAX - 511,
+				     CONNECT_DATA, CAPSULE_CMD + CONNECT_DATA,
 				     SC_DNR | SC_SGL_INVALID_OFFSET);
+	if (!strcmp(c, "keyed-connect"))
+		return expect_status(argv[3], 0, 1, 0, CONNECT_DATA, CAPSULE_CMD,
+				     0);
+	if (!strcmp(c, "keyed-over-mdts"))
+		return expect_status(argv[3], 0, 1, 0, 2 << 20, CAPSULE_CMD,
+				     SC_DNR | SC_INVALID_FIELD);
 	fprintf(stderr, "unknown case %s\n", c);
 	return 2;
 }
