@@ -482,6 +482,64 @@ static int nvme_rdma_post_send(struct nvme_rdma_queue *queue,
 }
 
 /**
+ * nvme_rdma_cmd_send_done() - completion of a command SEND posted inline
+ * @cq: the completion queue
+ * @wc: the work completion, its wr_cqe being the queue's cmd_send_cqe
+ *
+ * Only the signalled ones and the flushed ones complete: nothing to do but
+ * start error recovery on a failure.
+ */
+void nvme_rdma_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		nvme_rdma_wr_error(cq, wc, "SEND");
+}
+
+/*
+ * Post a command without in-capsule data as inline data of its SEND: the
+ * device copies the 64 bytes into the work request at post time, so nothing
+ * of ours is read after ib_post_send() returns -- not even when the HCA
+ * retransmits the SEND after the response has completed the request, the
+ * reason stock waits for every SEND completion (commit b4b591c87f2b, "don't
+ * suppress send completions"). So the request completes on its response
+ * alone, and no completion is generated per command: every
+ * (signal_mask + 1)-th such SEND is signalled, on the queue's own cqe, only
+ * so that a hardware send queue gets the slots of the unsignalled ones back.
+ * Flushed on a connection error, every SEND completes on that cqe, which
+ * starts error recovery as a failed SEND always has.
+ */
+static int nvme_rdma_post_cmd_inline(struct nvme_rdma_queue *queue,
+				     struct nvme_rdma_request *req,
+				     struct ib_send_wr *first)
+{
+	struct ib_sge sge = {
+		.addr	= (uintptr_t)req->sqe.data,
+		.length	= sizeof(struct nvme_command),
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe		= &queue->cmd_send_cqe,
+		.sg_list	= &sge,
+		.num_sge	= 1,
+		.opcode		= IB_WR_SEND,
+		.send_flags	= IB_SEND_INLINE,
+	};
+	int ret;
+
+	if (!(atomic_inc_return(&queue->nr_inline_sends) & queue->signal_mask))
+		wr.send_flags |= IB_SEND_SIGNALED;
+	if (first)
+		first->next = &wr;
+	else
+		first = &wr;
+
+	ret = ib_post_send(queue->qp, first, NULL);
+	if (unlikely(ret))
+		dev_err(queue->ctrl->ctrl.device,
+			"%s failed with error code %d\n", __func__, ret);
+	return ret;
+}
+
+/**
  * nvme_rdma_post_recv() - post a receive buffer for one NVMe completion
  * @queue: queue to post on
  * @qe: receive ring entry; its completion is handled by the recv handler
@@ -751,8 +809,14 @@ static blk_status_t nvme_rdma_queue_rq(struct blk_mq_hw_ctx *hctx,
 				      sizeof(struct nvme_command),
 				      DMA_TO_DEVICE);
 
-	err = nvme_rdma_post_send(queue, sqe, req->sge, req->num_sge,
-				  req->mr ? &req->reg_wr.wr : NULL);
+	if (queue->inline_cmd && req->num_sge == 1) {
+		refcount_set(&req->ref, 1);	/* the response alone */
+		err = nvme_rdma_post_cmd_inline(queue, req,
+						req->mr ? &req->reg_wr.wr : NULL);
+	} else {
+		err = nvme_rdma_post_send(queue, sqe, req->sge, req->num_sge,
+					  req->mr ? &req->reg_wr.wr : NULL);
+	}
 	if (unlikely(err))
 		goto err_unmap;
 

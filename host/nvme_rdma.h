@@ -11,6 +11,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 #include <linux/module.h>
 #include <linux/init.h>
+#include <linux/log2.h>
 #include <linux/slab.h>
 #include <rdma/mr_pool.h>
 #include <linux/err.h>
@@ -103,6 +104,15 @@ struct nvme_rdma_queue {
 	struct completion	cm_done;
 	bool			pi_support;
 	int			cq_size;
+	/*
+	 * Commands without in-capsule data go inline in an unsignalled SEND
+	 * (the device takes 64 bytes of inline data); one in signal_mask + 1
+	 * is signalled, on cmd_send_cqe (see nvme_rdma_post_cmd_inline()).
+	 */
+	bool			inline_cmd;
+	u32			signal_mask;
+	atomic_t		nr_inline_sends;
+	struct ib_cqe		cmd_send_cqe;
 	/* serializes clearing NVME_RDMA_Q_LIVE with the queue disconnect */
 	struct mutex		queue_lock;
 };
@@ -191,6 +201,7 @@ extern const struct blk_mq_ops nvme_rdma_admin_mq_ops;
 
 int nvme_rdma_post_recv(struct nvme_rdma_queue *queue,
 			struct nvme_rdma_qe *qe);
+void nvme_rdma_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc);
 void nvme_rdma_submit_async_event(struct nvme_ctrl *arg);
 
 #endif /* NVME_RDMA_H */

@@ -139,8 +139,28 @@ static int nvme_rdma_create_qp(struct nvme_rdma_queue *queue, const int factor)
 	if (queue->pi_support)
 		init_attr.create_flags |= IB_QP_CREATE_INTEGRITY_EN;
 	init_attr.qp_context = queue;
+	/* the 64-byte command as inline data (nvme_rdma_post_cmd_inline()) */
+	init_attr.cap.max_inline_data = sizeof(struct nvme_command);
 
 	ret = rdma_create_qp(queue->cm_id, dev->pd, &init_attr);
+	if (ret) {
+		/* a device without inline data: every SEND signalled, as stock */
+		init_attr.cap.max_inline_data = 0;
+		ret = rdma_create_qp(queue->cm_id, dev->pd, &init_attr);
+	}
+	queue->inline_cmd = !ret && init_attr.cap.max_inline_data >=
+				    sizeof(struct nvme_command);
+	/*
+	 * The send queue is sized for three WRs per command (MR, SEND, INV)
+	 * with all SENDs signalled; signalling one SEND in queue_size / 8
+	 * keeps what unsignalled SENDs hold well inside the third WR's room.
+	 * Should a send queue fill up anyway, the post fails with -ENOMEM
+	 * and blk-mq retries the command.
+	 */
+	queue->signal_mask = rounddown_pow_of_two(max(queue->queue_size / 8,
+						      1)) - 1;
+	atomic_set(&queue->nr_inline_sends, 0);
+	queue->cmd_send_cqe.done = nvme_rdma_cmd_send_done;
 
 	queue->qp = queue->cm_id->qp;
 	return ret;
