@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0
+# host-recovery: the host's error recovery, each step under fio load:
+# `nvme reset` (fio verifies as it writes, and must see no error), the
+# target port taken away and given back (the host must reconnect on its own
+# and fio carry on without an error), then the RDMA device removed
+# (`rdma link delete`): the controller must go away, fio must end (with
+# errors, its device is gone) rather than hang, and both modules unload.
+# rig: pairs=ours/ours,ours/stock kernels=stock,debug rdma=rxe timeout=360
+
+rig_setup_rdma
+rig_load_target
+rig_load_host
+dev=$(rig_backing ram 64)
+rig_must "brd backing device" test -b "$dev"
+rig_must "export $dev on $RIG_IP4:4420" rig_export "$dev"
+ns=$(rig_connect $RIG_IP4 4420 --reconnect-delay=1 --ctrl-loss-tmo=60)
+rig_must "nvme connect -t rdma" test -b "$ns"
+ctrl=$(ls -d /sys/class/nvme/nvme*/ | head -1)
+ctrl=${ctrl%/}
+
+ctrl_state() { cat "$ctrl/state" 2>/dev/null; }
+ctrl_live() { [ "$(ctrl_state)" = live ]; }
+
+# load SECONDS: 4 KiB random writes at QD16, each block verified from a
+# backlog while the load runs; exits non-zero on any I/O error or mismatch
+load() {
+	fio --name=load --filename="$ns" --direct=1 --ioengine=libaio \
+		--rw=randwrite --bs=4k --iodepth=16 --size=16M \
+		--time_based --runtime="$1" --verify=crc32c --verify_backlog=64 \
+		--verify_fatal=1 --output=/tmp/load.out > /dev/null 2>&1
+}
+
+# fio_ok PID - wait for the load and check it succeeded
+fio_ok() {
+	wait "$1" && return 0
+	tail -15 /tmp/load.out
+	return 1
+}
+
+# 1. reset under load
+load 6 &
+pid=$!
+sleep 2
+rig_check "fio running when the reset starts" kill -0 $pid
+rig_check "nvme reset" nvme reset "/dev/${ctrl##*/}"
+rig_check "controller live again after the reset" rig_wait 30 ctrl_live
+rig_check "fio across the reset: no error, data verified" fio_ok $pid
+
+# 2. the target port goes away and comes back: the host reconnects
+port=$NVMET_CFS/ports/1
+load 12 &
+pid=$!
+sleep 2
+rig_check "fio running when the port goes" kill -0 $pid
+rig_check "port unlinked from the subsystem" rm "$port/subsystems/$RIG_NQN"
+rig_check "host notices (controller not live)" rig_wait 20 eval '! ctrl_live'
+rig_log "controller state with the port gone: $(ctrl_state)"
+sleep 2
+rig_check "port linked again" ln -s "$NVMET_CFS/subsystems/$RIG_NQN" "$port/subsystems/$RIG_NQN"
+rig_check "host reconnected by itself" rig_wait 30 ctrl_live
+rig_check "fio across the outage: no error, data verified" fio_ok $pid
+rig_check "verified I/O after the reconnect" rig_fio_verify "$ns" randrw 64k 8 1 4M
+
+# 3. the RDMA device goes away under load
+load 60 &
+pid=$!
+sleep 2
+rig_check "fio running when the device goes" kill -0 $pid
+rig_check "rdma link delete $RIG_RDMA_DEV" rdma link delete $RIG_RDMA_DEV
+rig_check "controller removed" rig_wait 30 eval '! ls -d /sys/class/nvme/nvme*/ > /dev/null 2>&1'
+rig_check "fio ended (its device is gone) instead of hanging" \
+	rig_wait 30 eval "! kill -0 $pid 2> /dev/null"
+wait $pid
+rig_log "fio exit status after the device removal: $? (non-zero expected)"
+rig_check "unexport" rig_unexport
+rig_unload nvme-rdma nvmet-rdma
