@@ -60,14 +60,13 @@ static inline bool nvmet_rdma_need_data_out(struct nvmet_rdma_rsp *rsp)
 static inline struct nvmet_rdma_rsp *
 nvmet_rdma_get_rsp(struct nvmet_rdma_queue *queue)
 {
-	struct nvmet_rdma_rsp *rsp = NULL;
-	int tag;
+	struct llist_node *node = llist_del_first(&queue->free_rsps);
+	struct nvmet_rdma_rsp *rsp;
 
-	tag = sbitmap_get(&queue->rsp_tags);
-	if (tag >= 0)
-		rsp = &queue->rsps[tag];
-
-	if (unlikely(!rsp)) {
+	if (likely(node)) {
+		rsp = llist_entry(node, struct nvmet_rdma_rsp, free_node);
+		rsp->in_use = true;
+	} else {
 		int ret;
 
 		rsp = kzalloc(sizeof(*rsp), GFP_KERNEL);

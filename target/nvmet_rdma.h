@@ -12,7 +12,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/sbitmap.h>
+#include <linux/llist.h>
 #include <linux/slab.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
@@ -84,6 +84,9 @@ struct nvmet_rdma_rsp {
 
 	struct list_head	wait_list;
 	int			tag;
+	/* on its queue's free_rsps while not in use */
+	struct llist_node	free_node;
+	bool			in_use;
 	/* the scatterlist of a one-page keyed-SGL transfer */
 	struct scatterlist	data_sg;
 };
@@ -110,7 +113,13 @@ struct nvmet_rdma_queue {
 	struct nvmet_sq		nvme_sq;
 
 	struct nvmet_rdma_rsp	*rsps;
-	struct sbitmap		rsp_tags;
+	/*
+	 * Free ring responses, last freed on top (its cache lines are the
+	 * warmest). Put from any context; taken only by the queue's receive
+	 * completion, which one CQ poller at a time runs: llist_del_first()
+	 * needs a single consumer.
+	 */
+	struct llist_head	free_rsps;
 	struct nvmet_rdma_cmd	*cmds;
 
 	struct work_struct	release_work;
@@ -204,7 +213,8 @@ static inline void nvmet_rdma_put_rsp(struct nvmet_rdma_rsp *rsp)
 		return;
 	}
 
-	sbitmap_clear_bit(&rsp->queue->rsp_tags, rsp->tag);
+	rsp->in_use = false;
+	llist_add(&rsp->free_node, &rsp->queue->free_rsps);
 }
 
 void __nvmet_rdma_queue_disconnect(struct nvmet_rdma_queue *queue);

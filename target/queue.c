@@ -253,14 +253,11 @@ nvmet_rdma_alloc_rsps(struct nvmet_rdma_queue *queue)
 	int nr_rsps = queue->recv_queue_size * 2;
 	int ret = -ENOMEM, i;
 
-	if (sbitmap_init_node(&queue->rsp_tags, nr_rsps, -1, GFP_KERNEL,
-			      NUMA_NO_NODE, false, true))
-		goto out;
-
 	queue->rsps = kcalloc(nr_rsps, sizeof(*queue->rsps), GFP_KERNEL);
 	if (!queue->rsps)
-		goto out_free_sbitmap;
+		goto out;
 
+	init_llist_head(&queue->free_rsps);
 	for (i = 0; i < nr_rsps; i++) {
 		struct nvmet_rdma_rsp *rsp = &queue->rsps[i];
 
@@ -268,6 +265,9 @@ nvmet_rdma_alloc_rsps(struct nvmet_rdma_queue *queue)
 		if (ret)
 			goto out_free;
 	}
+	/* pushed last to first, so that the first ones are taken first */
+	for (i = nr_rsps - 1; i >= 0; i--)
+		llist_add(&queue->rsps[i].free_node, &queue->free_rsps);
 
 	return 0;
 
@@ -275,8 +275,6 @@ out_free:
 	while (--i >= 0)
 		nvmet_rdma_free_rsp(ndev, &queue->rsps[i]);
 	kfree(queue->rsps);
-out_free_sbitmap:
-	sbitmap_free(&queue->rsp_tags);
 out:
 	return ret;
 }
@@ -289,7 +287,6 @@ static void nvmet_rdma_free_rsps(struct nvmet_rdma_queue *queue)
 	for (i = 0; i < nr_rsps; i++)
 		nvmet_rdma_free_rsp(ndev, &queue->rsps[i]);
 	kfree(queue->rsps);
-	sbitmap_free(&queue->rsp_tags);
 }
 
 static void nvmet_rdma_destroy_srq(struct nvmet_rdma_srq *nsrq)
@@ -586,18 +583,10 @@ err_destroy_cq:
 	goto out;
 }
 
-static bool nvmet_rdma_reclaim_rsp(struct sbitmap *sb, unsigned int bitnr,
-				   void *data)
-{
-	struct nvmet_rdma_queue *queue = data;
-
-	nvmet_rdma_free_rsp_resources(&queue->rsps[bitnr]);
-
-	return true;
-}
-
 static void nvmet_rdma_destroy_queue_ib(struct nvmet_rdma_queue *queue)
 {
+	int i;
+
 	ib_drain_qp(queue->qp);
 
 	/*
@@ -605,7 +594,9 @@ static void nvmet_rdma_destroy_queue_ib(struct nvmet_rdma_queue *queue)
 	 * queue is being torn down. This happens when the connection was
 	 * forcefully disconnected while an I/O is in flight.
 	 */
-	sbitmap_for_each_set(&queue->rsp_tags, nvmet_rdma_reclaim_rsp, queue);
+	for (i = 0; i < queue->recv_queue_size * 2; i++)
+		if (queue->rsps[i].in_use)
+			nvmet_rdma_free_rsp_resources(&queue->rsps[i]);
 
 	if (queue->cm_id)
 		rdma_destroy_id(queue->cm_id);
