@@ -88,6 +88,16 @@ static void nvme_rdma_dma_unmap_req(struct ib_device *ibdev, struct request *rq)
 	sg_free_table_chained(&req->data_sgl.sg_table, NVME_INLINE_SG_CNT);
 }
 
+static void nvme_rdma_unmap_sqe(struct ib_device *ibdev,
+				struct nvme_rdma_request *req)
+{
+	if (!req->sqe_mapped)
+		return;
+	ib_dma_unmap_single(ibdev, req->sqe.dma, sizeof(struct nvme_command),
+			    DMA_TO_DEVICE);
+	req->sqe_mapped = false;
+}
+
 static void nvme_rdma_unmap_data(struct nvme_rdma_queue *queue,
 				 struct request *rq)
 {
@@ -770,20 +780,11 @@ static blk_status_t nvme_rdma_queue_rq(struct blk_mq_hw_ctx *hctx,
 		return nvme_fail_nonready_command(&queue->ctrl->ctrl, rq);
 
 	dev = queue->device->dev;
-
-	req->sqe.dma = ib_dma_map_single(dev, req->sqe.data,
-					 sizeof(struct nvme_command),
-					 DMA_TO_DEVICE);
-	err = ib_dma_mapping_error(dev, req->sqe.dma);
-	if (unlikely(err))
-		return BLK_STS_RESOURCE;
-
-	ib_dma_sync_single_for_cpu(dev, sqe->dma,
-				   sizeof(struct nvme_command), DMA_TO_DEVICE);
+	req->sqe_mapped = false;
 
 	ret = nvme_setup_cmd(ns, rq);
 	if (ret)
-		goto unmap_qe;
+		return ret;
 
 	nvmeof_start_request(rq);
 
@@ -803,17 +804,26 @@ static blk_status_t nvme_rdma_queue_rq(struct blk_mq_hw_ctx *hctx,
 		goto err;
 	}
 
-	sqe->cqe.done = nvme_rdma_send_done;
-
-	ib_dma_sync_single_for_device(dev, sqe->dma,
-				      sizeof(struct nvme_command),
-				      DMA_TO_DEVICE);
-
 	if (queue->inline_cmd && req->num_sge == 1) {
+		/* copied into the work request: the command is never mapped */
 		refcount_set(&req->ref, 1);	/* the response alone */
 		err = nvme_rdma_post_cmd_inline(queue, req,
 						req->mr ? &req->reg_wr.wr : NULL);
 	} else {
+		/*
+		 * Mapped now that it is written (stock maps it first and
+		 * syncs around the writes); the device may read it until the
+		 * SEND completes, which the request waits for.
+		 */
+		sqe->dma = ib_dma_map_single(dev, sqe->data,
+					     sizeof(struct nvme_command),
+					     DMA_TO_DEVICE);
+		if (unlikely(ib_dma_mapping_error(dev, sqe->dma))) {
+			err = -ENOMEM;
+			goto err_unmap;
+		}
+		req->sqe_mapped = true;
+		sqe->cqe.done = nvme_rdma_send_done;
 		err = nvme_rdma_post_send(queue, sqe, req->sge, req->num_sge,
 					  req->mr ? &req->reg_wr.wr : NULL);
 	}
@@ -823,6 +833,7 @@ static blk_status_t nvme_rdma_queue_rq(struct blk_mq_hw_ctx *hctx,
 	return BLK_STS_OK;
 
 err_unmap:
+	nvme_rdma_unmap_sqe(dev, req);
 	nvme_rdma_unmap_data(queue, rq);
 err:
 	if (err != -EIO) {
@@ -832,9 +843,6 @@ err:
 		else
 			ret = BLK_STS_IOERR;
 	}
-unmap_qe:
-	ib_dma_unmap_single(dev, req->sqe.dma, sizeof(struct nvme_command),
-			    DMA_TO_DEVICE);
 	if (err == -EIO)
 		return nvme_host_path_error(rq);
 	return ret;
@@ -888,8 +896,7 @@ static void nvme_rdma_complete_rq(struct request *rq)
 		nvme_rdma_check_pi_status(req);
 
 	nvme_rdma_unmap_data(queue, rq);
-	ib_dma_unmap_single(ibdev, req->sqe.dma, sizeof(struct nvme_command),
-			    DMA_TO_DEVICE);
+	nvme_rdma_unmap_sqe(ibdev, req);
 	nvme_complete_rq(rq);
 }
 

@@ -81,6 +81,8 @@ struct nvme_rdma_request {
 	struct nvme_rdma_sgl	data_sgl;
 	struct nvme_rdma_sgl	*metadata_sgl;
 	bool			use_sig_mr;
+	/* sqe.dma holds a mapping (not for a command posted inline) */
+	bool			sqe_mapped;
 };
 
 enum nvme_rdma_queue_flags {
