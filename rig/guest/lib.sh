@@ -147,23 +147,29 @@ rig_verify_loaded() {
 	fi
 }
 
-# rig_load stock|ours MODULE - load one of our transports or the in-tree one.
-# Ours loads by plain modprobe: updates/ wins, exactly as after `dkms install`.
-# Stock is loaded by path after its dependencies.
+# rig_load stock|ours MODULE [PARAM=VALUE...] - load one of our transports
+# or the in-tree one. Ours loads by plain modprobe: updates/ wins, exactly as
+# after `dkms install`. Stock is loaded by path after its dependencies.
 rig_load() {
 	local which=$1 mod=$2 path
+	shift 2
 	path=$(rig_module_path "$which" "$mod")
 	if [ "$which" = ours ]; then
-		rig_must "modprobe $mod (ours, from updates/)" $MODPROBE "$mod"
+		rig_must "modprobe $mod${*:+ $*} (ours, from updates/)" $MODPROBE "$mod" "$@"
 	else
 		$MODPROBE -a $($MODINFO -F depends "$path" | tr , ' ')
-		rig_must "insmod $path" $INSMOD "$path"
+		rig_must "insmod $path${*:+ $*}" $INSMOD "$path" "$@"
 	fi
 	rig_must "$mod loaded is $which" rig_verify_loaded "$which" "$mod"
 }
 
 rig_load_host() { rig_load "${1:-$RIG_HOST}" nvme-rdma; }
-rig_load_target() { rig_load "${1:-$RIG_TARGET}" nvmet-rdma; }
+# rig_load_target [stock|ours [PARAM=VALUE...]]
+rig_load_target() {
+	local which=${1:-$RIG_TARGET}
+	[ $# -gt 0 ] && shift
+	rig_load "$which" nvmet-rdma "$@"
+}
 
 # rig_backing ram|null [SIZE_MB] - prints the block device to export.
 rig_backing() {

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+# target-ports: the target's port settings, each with a connect and verified
+# I/O from the host: an IPv4 address with in-capsule data off (0), IPv6 with
+# 4 KiB, the IPv4 wildcard address with 16 KiB (the largest, as stock), an
+# inline size above the largest (capped, with a warning), two ports at once;
+# then the same target reloaded with a shared receive queue (use_srq=Y).
+# rig: pairs=ours/ours,stock/ours kernels=stock,debug rdma=rxe timeout=420
+
+rig_setup_rdma
+rig_load_target
+rig_load_host
+dev=$(rig_backing ram 64)
+rig_must "brd backing device" test -b "$dev"
+
+# port PID TRADDR ADRFAM INLINE CONNECT_ADDR - export on one port, connect
+# through it, verify 4 KiB and 16 KiB writes (in the capsule or not,
+# depending on INLINE), disconnect, remove the export
+port() {
+	local pid=$1 traddr=$2 adrfam=$3 inline=$4 to=$5 what ns
+	what="port $traddr ($adrfam) inline $inline"
+	rig_check "$what: export" rig_export "$dev" "$pid" "$traddr" "$adrfam" 4420 "$inline" || return
+	ns=$(rig_connect "$to" 4420)
+	rig_check "$what: connect to $to" test -b "$ns" || { rig_unexport; return; }
+	rig_check "$what: 4k randwrite QD8" rig_fio_verify "$ns" randwrite 4k 8 1 2M
+	rig_check "$what: 16k write QD4" rig_fio_verify "$ns" write 16k 4 1 2M
+	rig_check "$what: disconnect" rig_disconnect
+	rig_check "$what: namespace gone" rig_wait 10 eval '! rig_has_ns'
+	rig_check "$what: unexport" rig_unexport
+}
+
+all_ports() {
+	port 1 "$RIG_IP4" ipv4 0 "$RIG_IP4"
+	port 2 "$RIG_IP6" ipv6 4096 "$RIG_IP6"
+	port 3 0.0.0.0 ipv4 16384 "$RIG_IP4"
+}
+
+all_ports
+port 4 "$RIG_IP4" ipv4 65536 "$RIG_IP4"
+rig_check "oversized inline size capped with a warning" \
+	sh -c 'dmesg | grep -q "nvmet_rdma: inline_data_size 65536 is too large, reducing to 16384"'
+
+# two ports of one subsystem at once, a controller through each
+rig_check "two ports: first" rig_export "$dev" 1 "$RIG_IP4" ipv4 4420
+rig_check "two ports: second" rig_export "$dev" 2 "$RIG_IP6" ipv6 4421
+rig_check "two ports: connect through the first" test -b "$(rig_connect "$RIG_IP4" 4420)"
+rig_check "two ports: connect through the second" sh -c "nvme connect -t rdma -a $RIG_IP6 -s 4421 -n $RIG_NQN >&2"
+rig_check "two ports: two controllers" rig_wait 20 eval '[ $(ls -d /sys/class/nvme/nvme*/ | wc -l) -eq 2 ]'
+rig_check "two ports: verified I/O" rig_fio_verify "$(rig_nvme_ns)" randrw 8k 8 1 2M
+rig_check "two ports: disconnect both" rig_disconnect
+rig_check "two ports: controllers gone" rig_wait 20 eval '! ls -d /sys/class/nvme/nvme*/ > /dev/null 2>&1'
+rig_check "two ports: unexport" rig_unexport
+
+# shared receive queue
+rig_check "rmmod nvmet-rdma" $RMMOD nvmet-rdma
+rig_load_target "$RIG_TARGET" use_srq=Y
+rig_check "use_srq is on" test "$(cat /sys/module/nvmet_rdma/parameters/use_srq)" = Y
+all_ports
+rig_unload nvme-rdma nvmet-rdma
