@@ -647,6 +647,19 @@ static void nvme_rdma_process_nvme_rsp(struct nvme_rdma_queue *queue,
 		return;
 	}
 	req = blk_mq_rq_to_pdu(rq);
+	/*
+	 * A second response for a command, or one for a command not issued:
+	 * taking it would end a request early (before its data or its SEND
+	 * is done) or twice.
+	 */
+	if (unlikely(req->rsp_received || !blk_mq_request_started(rq))) {
+		dev_err(queue->ctrl->ctrl.device,
+			"response for command_id %#x, which is not outstanding, on QP %#x\n",
+			cqe->command_id, queue->qp->qp_num);
+		nvme_rdma_error_recovery(queue->ctrl);
+		return;
+	}
+	req->rsp_received = true;
 
 	req->status = cqe->status;
 	req->result = cqe->result;
@@ -781,6 +794,7 @@ static blk_status_t nvme_rdma_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	dev = queue->device->dev;
 	req->sqe_mapped = false;
+	req->rsp_received = false;
 
 	ret = nvme_setup_cmd(ns, rq);
 	if (ret)

@@ -83,6 +83,8 @@ struct nvme_rdma_request {
 	bool			use_sig_mr;
 	/* sqe.dma holds a mapping (not for a command posted inline) */
 	bool			sqe_mapped;
+	/* its response came: a second one is the target's error */
+	bool			rsp_received;
 };
 
 enum nvme_rdma_queue_flags {
