@@ -574,11 +574,10 @@ static u16 nvmet_rdma_map_sgl_keyed(struct nvmet_rdma_rsp *rsp,
 {
 	u64 addr = le64_to_cpu(sgl->addr);
 	u32 key = get_unaligned_le32(sgl->key);
-	struct ib_sig_attrs sig_attrs;
-	int ret;
-
 	u32 len = get_unaligned_le24(sgl->length);
+	struct ib_sig_attrs sig_attrs;
 	u16 status;
+	int ret;
 
 	/* no data command? */
 	if (!len)

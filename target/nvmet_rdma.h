@@ -203,7 +203,8 @@ void nvmet_rdma_free_rsp(struct nvmet_rdma_device *ndev,
 /**
  * nvmet_rdma_put_rsp() - return a response context to its queue
  * @rsp: the response; a discrete one (allocated when the queue's ring was
- *	exhausted) is unmapped and freed, a ring one has its tag released
+ *	exhausted) is unmapped and freed, a ring one goes back on top of the
+ *	queue's free list
  */
 static inline void nvmet_rdma_put_rsp(struct nvmet_rdma_rsp *rsp)
 {
