@@ -111,13 +111,24 @@ static struct ib_client nvmet_rdma_ib_client = {
 	.remove = nvmet_rdma_remove_one
 };
 
+/*
+ * Work of ours that a queue's release (on nvmet_wq) waits for: on a
+ * workqueue of its own, since flushing a work of nvmet_wq from nvmet_wq is
+ * a lockdep report of its own.
+ */
+struct workqueue_struct *nvmet_rdma_wq;
+
 static int __init nvmet_rdma_init(void)
 {
 	int ret;
 
+	nvmet_rdma_wq = alloc_workqueue("nvmet-rdma-wq", WQ_MEM_RECLAIM, 0);
+	if (!nvmet_rdma_wq)
+		return -ENOMEM;
+
 	ret = ib_register_client(&nvmet_rdma_ib_client);
 	if (ret)
-		return ret;
+		goto err_wq;
 
 	ret = nvmet_register_transport(&nvmet_rdma_ops);
 	if (ret)
@@ -127,6 +138,8 @@ static int __init nvmet_rdma_init(void)
 
 err_ib_client:
 	ib_unregister_client(&nvmet_rdma_ib_client);
+err_wq:
+	destroy_workqueue(nvmet_rdma_wq);
 	return ret;
 }
 
@@ -135,6 +148,8 @@ static void __exit nvmet_rdma_exit(void)
 	nvmet_unregister_transport(&nvmet_rdma_ops);
 	ib_unregister_client(&nvmet_rdma_ib_client);
 	WARN_ON_ONCE(!list_empty(&nvmet_rdma_queue_list));
+	/* every queue's release flushed its work: nothing is left to run */
+	destroy_workqueue(nvmet_rdma_wq);
 	ida_destroy(&nvmet_rdma_queue_ida);
 }
 

@@ -123,6 +123,8 @@ struct nvmet_rdma_queue {
 	struct nvmet_rdma_cmd	*cmds;
 
 	struct work_struct	release_work;
+	/* runs rsp_wait_list once established (nvmet_rdma_wq) */
+	struct work_struct	wait_list_work;
 	struct list_head	rsp_wait_list;
 	struct list_head	rsp_wr_wait_list;
 	spinlock_t		rsp_wr_wait_lock; /* protects rsp_wr_wait_list */
@@ -181,6 +183,7 @@ static inline int num_pages(int len)
 extern bool nvmet_rdma_use_srq;
 extern int nvmet_rdma_srq_size;
 extern const struct nvmet_fabrics_ops nvmet_rdma_ops;
+extern struct workqueue_struct *nvmet_rdma_wq;
 
 /* port.c */
 int nvmet_rdma_add_port(struct nvmet_port *nport);

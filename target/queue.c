@@ -609,6 +609,8 @@ static void nvmet_rdma_free_queue(struct nvmet_rdma_queue *queue)
 {
 	pr_debug("freeing queue %d\n", queue->idx);
 
+	/* first: the commands it runs need the sq, the QP and the responses */
+	flush_work(&queue->wait_list_work);
 	nvmet_sq_destroy(&queue->nvme_sq);
 
 	nvmet_rdma_destroy_queue_ib(queue);
@@ -670,6 +672,37 @@ static int nvmet_rdma_cm_reject(struct rdma_cm_id *cm_id,
 			   IB_CM_REJ_CONSUMER_DEFINED);
 }
 
+/*
+ * The commands that arrived before the connection was established, run once
+ * it is (queued by nvmet_rdma_queue_established()); dropped if the queue is
+ * already being disconnected, as __nvmet_rdma_queue_disconnect() drops them
+ * before it is established.
+ */
+static void nvmet_rdma_wait_list_work(struct work_struct *w)
+{
+	struct nvmet_rdma_queue *queue =
+		container_of(w, struct nvmet_rdma_queue, wait_list_work);
+	unsigned long flags;
+
+	spin_lock_irqsave(&queue->state_lock, flags);
+	while (!list_empty(&queue->rsp_wait_list)) {
+		struct nvmet_rdma_rsp *cmd;
+
+		cmd = list_first_entry(&queue->rsp_wait_list,
+				       struct nvmet_rdma_rsp, wait_list);
+		list_del(&cmd->wait_list);
+		if (queue->state != NVMET_RDMA_Q_LIVE) {
+			nvmet_rdma_put_rsp(cmd);
+			continue;
+		}
+
+		spin_unlock_irqrestore(&queue->state_lock, flags);
+		nvmet_rdma_handle_command(queue, cmd);
+		spin_lock_irqsave(&queue->state_lock, flags);
+	}
+	spin_unlock_irqrestore(&queue->state_lock, flags);
+}
+
 static struct nvmet_rdma_queue *
 nvmet_rdma_alloc_queue(struct nvmet_rdma_device *ndev,
 		       struct rdma_cm_id *cm_id,
@@ -700,6 +733,7 @@ nvmet_rdma_alloc_queue(struct nvmet_rdma_device *ndev,
 	 * inside a CM callback would trigger a deadlock. (great API design..)
 	 */
 	INIT_WORK(&queue->release_work, nvmet_rdma_release_queue_work);
+	INIT_WORK(&queue->wait_list_work, nvmet_rdma_wait_list_work);
 	queue->dev = ndev;
 	queue->cm_id = cm_id;
 	queue->port = port->nport;
@@ -891,18 +925,14 @@ static void nvmet_rdma_queue_established(struct nvmet_rdma_queue *queue)
 		goto out_unlock;
 	}
 	queue->state = NVMET_RDMA_Q_LIVE;
-
-	while (!list_empty(&queue->rsp_wait_list)) {
-		struct nvmet_rdma_rsp *cmd;
-
-		cmd = list_first_entry(&queue->rsp_wait_list,
-				       struct nvmet_rdma_rsp, wait_list);
-		list_del(&cmd->wait_list);
-
-		spin_unlock_irqrestore(&queue->state_lock, flags);
-		nvmet_rdma_handle_command(queue, cmd);
-		spin_lock_irqsave(&queue->state_lock, flags);
-	}
+	/*
+	 * Not here: this is the CM handler, under the cm_id's handler_mutex,
+	 * and a Connect command takes nvmet_config_sem, which disabling a
+	 * port holds while destroying its listening cm_id (handler_mutex):
+	 * lockdep's circular dependency in stock, seen on the debug kernel.
+	 */
+	if (!list_empty(&queue->rsp_wait_list))
+		queue_work(nvmet_rdma_wq, &queue->wait_list_work);
 
 out_unlock:
 	spin_unlock_irqrestore(&queue->state_lock, flags);
