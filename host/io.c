@@ -460,12 +460,30 @@ static void nvme_rdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		nvme_rdma_end_request(req);
 }
 
+/* Post the command's SEND @wr, behind @first (its REG_MR) if there is one. */
+static int nvme_rdma_post_cmd_wr(struct nvme_rdma_queue *queue,
+				 struct ib_send_wr *first,
+				 struct ib_send_wr *wr)
+{
+	int ret;
+
+	if (first)
+		first->next = wr;
+	else
+		first = wr;
+
+	ret = ib_post_send(queue->qp, first, NULL);
+	if (unlikely(ret))
+		dev_err(queue->ctrl->ctrl.device,
+			"posting a command failed with error code %d\n", ret);
+	return ret;
+}
+
 static int nvme_rdma_post_send(struct nvme_rdma_queue *queue,
 			       struct nvme_rdma_qe *qe, struct ib_sge *sge,
 			       u32 num_sge, struct ib_send_wr *first)
 {
 	struct ib_send_wr wr;
-	int ret;
 
 	sge->addr   = qe->dma;
 	sge->length = sizeof(struct nvme_command);
@@ -478,17 +496,7 @@ static int nvme_rdma_post_send(struct nvme_rdma_queue *queue,
 	wr.opcode     = IB_WR_SEND;
 	wr.send_flags = IB_SEND_SIGNALED;
 
-	if (first)
-		first->next = &wr;
-	else
-		first = &wr;
-
-	ret = ib_post_send(queue->qp, first, NULL);
-	if (unlikely(ret)) {
-		dev_err(queue->ctrl->ctrl.device,
-			"%s failed with error code %d\n", __func__, ret);
-	}
-	return ret;
+	return nvme_rdma_post_cmd_wr(queue, first, &wr);
 }
 
 /**
@@ -533,20 +541,10 @@ static int nvme_rdma_post_cmd_inline(struct nvme_rdma_queue *queue,
 		.opcode		= IB_WR_SEND,
 		.send_flags	= IB_SEND_INLINE,
 	};
-	int ret;
 
 	if (!(atomic_inc_return(&queue->nr_inline_sends) & queue->signal_mask))
 		wr.send_flags |= IB_SEND_SIGNALED;
-	if (first)
-		first->next = &wr;
-	else
-		first = &wr;
-
-	ret = ib_post_send(queue->qp, first, NULL);
-	if (unlikely(ret))
-		dev_err(queue->ctrl->ctrl.device,
-			"%s failed with error code %d\n", __func__, ret);
-	return ret;
+	return nvme_rdma_post_cmd_wr(queue, first, &wr);
 }
 
 /**

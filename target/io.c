@@ -295,6 +295,23 @@ static void nvmet_rdma_release_rsp(struct nvmet_rdma_rsp *rsp)
 	nvmet_rdma_put_rsp(rsp);
 }
 
+/*
+ * Post the response's chain (the RDMA WRITEs before it, if any, then the
+ * SEND of the CQE); if that fails, the response is released here.
+ */
+static void nvmet_rdma_post_response(struct nvmet_rdma_rsp *rsp,
+				     struct ib_send_wr *first_wr)
+{
+	bool bh_disabled = nvmet_rdma_post_begin(rsp);
+	int ret = ib_post_send(rsp->queue->qp, first_wr, NULL);
+
+	nvmeof_post_end(bh_disabled);
+	if (unlikely(ret)) {
+		pr_err("sending cmd response failed\n");
+		nvmet_rdma_release_rsp(rsp);
+	}
+}
+
 static void nvmet_rdma_error_comp(struct nvmet_rdma_queue *queue)
 {
 	if (queue->nvme_sq.ctrl) {
@@ -347,8 +364,6 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 		container_of(req, struct nvmet_rdma_rsp, req);
 	struct rdma_cm_id *cm_id = rsp->queue->cm_id;
 	struct ib_send_wr *first_wr;
-	bool bh_disabled;
-	int ret;
 
 	if (rsp->flags & NVMET_RDMA_REQ_INVALIDATE_RKEY) {
 		rsp->send_wr.opcode = IB_WR_SEND_WITH_INV;
@@ -376,13 +391,7 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 				      rsp->send_sge.addr, rsp->send_sge.length,
 				      DMA_TO_DEVICE);
 
-	bh_disabled = nvmet_rdma_post_begin(rsp);
-	ret = ib_post_send(cm_id->qp, first_wr, NULL);
-	nvmeof_post_end(bh_disabled);
-	if (unlikely(ret)) {
-		pr_err("sending cmd response failed\n");
-		nvmet_rdma_release_rsp(rsp);
-	}
+	nvmet_rdma_post_response(rsp, first_wr);
 }
 
 /**
@@ -438,10 +447,7 @@ void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct nvmet_rdma_rsp *rsp =
 		container_of(wc->wr_cqe, struct nvmet_rdma_rsp, write_cqe);
 	struct nvmet_rdma_queue *queue = wc->qp->qp_context;
-	struct rdma_cm_id *cm_id = rsp->queue->cm_id;
-	bool bh_disabled;
 	u16 status;
-	int ret;
 
 	if (!IS_ENABLED(CONFIG_BLK_DEV_INTEGRITY))
 		return;
@@ -472,13 +478,7 @@ void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc)
 		rsp->req.cqe->status = cpu_to_le16(status << 1);
 	nvmet_rdma_rw_ctx_destroy(rsp);
 
-	bh_disabled = nvmet_rdma_post_begin(rsp);
-	ret = ib_post_send(cm_id->qp, &rsp->send_wr, NULL);
-	nvmeof_post_end(bh_disabled);
-	if (unlikely(ret)) {
-		pr_err("sending cmd response failed\n");
-		nvmet_rdma_release_rsp(rsp);
-	}
+	nvmet_rdma_post_response(rsp, &rsp->send_wr);
 }
 
 static void nvmet_rdma_use_inline_sg(struct nvmet_rdma_rsp *rsp, u32 len,
@@ -576,6 +576,7 @@ static u16 nvmet_rdma_map_sgl_keyed(struct nvmet_rdma_rsp *rsp,
 	u32 key = get_unaligned_le32(sgl->key);
 	u32 len = get_unaligned_le24(sgl->length);
 	struct ib_sig_attrs sig_attrs;
+	u32 expected, max_len;
 	u16 status;
 	int ret;
 
@@ -583,13 +584,12 @@ static u16 nvmet_rdma_map_sgl_keyed(struct nvmet_rdma_rsp *rsp,
 	if (!len)
 		return 0;
 
-	status = nvmeof_check_keyed_sgl_len(len, nvmet_rdma_expected_len(rsp),
-					    nvmet_rdma_max_transfer(rsp));
+	expected = nvmet_rdma_expected_len(rsp);
+	max_len = nvmet_rdma_max_transfer(rsp);
+	status = nvmeof_check_keyed_sgl_len(len, expected, max_len);
 	if (unlikely(status)) {
 		pr_warn_ratelimited("queue %d: keyed SGL of %u bytes for a command of %u (most %u): rejected\n",
-				    rsp->queue->idx, len,
-				    nvmet_rdma_expected_len(rsp),
-				    nvmet_rdma_max_transfer(rsp));
+				    rsp->queue->idx, len, expected, max_len);
 		rsp->req.error_loc = offsetof(struct nvme_common_command, dptr);
 		return status;
 	}
