@@ -361,6 +361,24 @@ static void nvme_rdma_reconnect_or_remove(struct nvme_rdma_ctrl *ctrl)
 	}
 }
 
+/*
+ * In-capsule data the I/O queues may send, from what the controller reports
+ * (IOCCSZ and SGL offset support), re-read on every connect.
+ */
+static void nvme_rdma_set_inline_data_size(struct nvme_rdma_ctrl *ctrl)
+{
+	long size = nvmeof_host_inline_data_size(ctrl->ctrl.ioccsz,
+						 ctrl->ctrl.sgls);
+
+	if (size < 0) {
+		dev_warn(ctrl->ctrl.device,
+			 "I/O command capsule size of %u bytes (IOCCSZ %u) cannot hold a command: sending no in-capsule data\n",
+			 ctrl->ctrl.ioccsz * 16, ctrl->ctrl.ioccsz);
+		size = 0;
+	}
+	ctrl->inline_data_size = size;
+}
+
 static int nvme_rdma_setup_ctrl(struct nvme_rdma_ctrl *ctrl, bool new)
 {
 	int ret;
@@ -376,7 +394,7 @@ static int nvme_rdma_setup_ctrl(struct nvme_rdma_ctrl *ctrl, bool new)
 		goto destroy_admin;
 	}
 
-	if (!(ctrl->ctrl.sgls & (1 << 2))) {
+	if (!(ctrl->ctrl.sgls & NVMEOF_SGLS_KEYED)) {
 		ret = -EOPNOTSUPP;
 		dev_err(ctrl->ctrl.device,
 			"Mandatory keyed sgls are not supported!\n");
@@ -403,8 +421,8 @@ static int nvme_rdma_setup_ctrl(struct nvme_rdma_ctrl *ctrl, bool new)
 		ctrl->ctrl.sqsize = ctrl->ctrl.maxcmd - 1;
 	}
 
-	if (ctrl->ctrl.sgls & (1 << 20))
-		ctrl->use_inline_data = true;
+	if (ctrl->ctrl.queue_count > 1)
+		nvme_rdma_set_inline_data_size(ctrl);
 
 	if (ctrl->ctrl.queue_count > 1) {
 		ret = nvme_rdma_configure_io_queues(ctrl, new);

@@ -9,11 +9,6 @@
 static void nvme_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 static void nvme_rdma_complete_rq(struct request *rq);
 
-static inline size_t nvme_rdma_inline_data_size(struct nvme_rdma_queue *queue)
-{
-	return queue->cmnd_capsule_len - sizeof(struct nvme_command);
-}
-
 static void nvme_rdma_end_request(struct nvme_rdma_request *req)
 {
 	struct request *rq = blk_mq_rq_from_pdu(req);
@@ -30,11 +25,17 @@ static void nvme_rdma_wr_error(struct ib_cq *cq, struct ib_wc *wc,
 	struct nvme_rdma_queue *queue = wc->qp->qp_context;
 	struct nvme_rdma_ctrl *ctrl = queue->ctrl;
 
-	if (ctrl->ctrl.state == NVME_CTRL_LIVE)
-		dev_info(ctrl->ctrl.device,
-			 "%s for CQE 0x%p failed with status %s (%d)\n",
-			 op, wc->wr_cqe,
-			 ib_wc_status_msg(wc->status), wc->status);
+	/*
+	 * Flushes are the normal end of a queue's work requests, worth a line
+	 * only while the controller is live (as stock); any other failure is
+	 * news in every state, also while connecting.
+	 */
+	if (ctrl->ctrl.state == NVME_CTRL_LIVE ||
+	    wc->status != IB_WC_WR_FLUSH_ERR)
+		dev_info_ratelimited(ctrl->ctrl.device,
+				     "%s for CQE 0x%p failed with status %s (%d)\n",
+				     op, wc->wr_cqe,
+				     ib_wc_status_msg(wc->status), wc->status);
 	nvme_rdma_error_recovery(ctrl);
 }
 
@@ -120,17 +121,6 @@ static void nvme_rdma_unmap_data(struct nvme_rdma_queue *queue,
 	nvme_rdma_dma_unmap_req(ibdev, rq);
 }
 
-static int nvme_rdma_set_sg_null(struct nvme_command *c)
-{
-	struct nvme_keyed_sgl_desc *sg = &c->common.dptr.ksgl;
-
-	sg->addr = 0;
-	put_unaligned_le24(0, sg->length);
-	put_unaligned_le32(0, sg->key);
-	sg->type = NVME_KEY_SGL_FMT_DATA_DESC << 4;
-	return 0;
-}
-
 static int nvme_rdma_map_sg_inline(struct nvme_rdma_queue *queue,
 				   struct nvme_rdma_request *req,
 				   struct nvme_command *c, int count)
@@ -149,10 +139,7 @@ static int nvme_rdma_map_sg_inline(struct nvme_rdma_queue *queue,
 		sge++;
 	}
 
-	sg->addr = cpu_to_le64(queue->ctrl->ctrl.icdoff);
-	sg->length = cpu_to_le32(len);
-	sg->type = (NVME_SGL_FMT_DATA_DESC << 4) | NVME_SGL_FMT_OFFSET;
-
+	nvmeof_put_inline_sgl(sg, queue->ctrl->ctrl.icdoff, len);
 	req->num_sge += count;
 	return 0;
 }
@@ -161,21 +148,20 @@ static int nvme_rdma_map_sg_single(struct nvme_rdma_queue *queue,
 				   struct nvme_rdma_request *req,
 				   struct nvme_command *c)
 {
-	struct nvme_keyed_sgl_desc *sg = &c->common.dptr.ksgl;
+	struct scatterlist *sgl = req->data_sgl.sg_table.sgl;
 
-	sg->addr = cpu_to_le64(sg_dma_address(req->data_sgl.sg_table.sgl));
-	put_unaligned_le24(sg_dma_len(req->data_sgl.sg_table.sgl), sg->length);
-	put_unaligned_le32(queue->device->pd->unsafe_global_rkey, sg->key);
-	sg->type = NVME_KEY_SGL_FMT_DATA_DESC << 4;
-	return 0;
+	return nvmeof_put_keyed_sgl(&c->common.dptr.ksgl, sg_dma_address(sgl),
+				    sg_dma_len(sgl),
+				    queue->device->pd->unsafe_global_rkey,
+				    false);
 }
 
 static int nvme_rdma_map_sg_fr(struct nvme_rdma_queue *queue,
 			       struct nvme_rdma_request *req,
 			       struct nvme_command *c, int count)
 {
-	struct nvme_keyed_sgl_desc *sg = &c->common.dptr.ksgl;
-	int nr;
+	struct request *rq = blk_mq_rq_from_pdu(req);
+	int nr, ret;
 
 	req->mr = ib_mr_pool_get(queue->qp, &queue->qp->rdma_mrs);
 	if (WARN_ON_ONCE(!req->mr))
@@ -188,14 +174,15 @@ static int nvme_rdma_map_sg_fr(struct nvme_rdma_queue *queue,
 	nr = ib_map_mr_sg(req->mr, req->data_sgl.sg_table.sgl, count, NULL,
 			  SZ_4K);
 	if (unlikely(nr < count)) {
-		ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
-		req->mr = NULL;
-		if (nr < 0)
-			return nr;
-		return -EINVAL;
+		ret = nr < 0 ? nr : -EINVAL;
+		goto mr_put;
 	}
 
 	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
+	ret = nvmeof_put_keyed_sgl(&c->common.dptr.ksgl, req->mr->iova,
+				   req->mr->length, req->mr->rkey, true);
+	if (unlikely(ret))
+		goto mr_put;
 
 	req->reg_cqe.done = nvme_rdma_memreg_done;
 	memset(&req->reg_wr, 0, sizeof(req->reg_wr));
@@ -204,17 +191,13 @@ static int nvme_rdma_map_sg_fr(struct nvme_rdma_queue *queue,
 	req->reg_wr.wr.num_sge = 0;
 	req->reg_wr.mr = req->mr;
 	req->reg_wr.key = req->mr->rkey;
-	req->reg_wr.access = IB_ACCESS_LOCAL_WRITE |
-			     IB_ACCESS_REMOTE_READ |
-			     IB_ACCESS_REMOTE_WRITE;
-
-	sg->addr = cpu_to_le64(req->mr->iova);
-	put_unaligned_le24(req->mr->length, sg->length);
-	put_unaligned_le32(req->mr->rkey, sg->key);
-	sg->type = (NVME_KEY_SGL_FMT_DATA_DESC << 4) |
-			NVME_SGL_FMT_INVALIDATE;
-
+	req->reg_wr.access = nvmeof_host_mr_access(rq_data_dir(rq) == WRITE);
 	return 0;
+
+mr_put:
+	ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
+	req->mr = NULL;
+	return ret;
 }
 
 static void nvme_rdma_set_sig_domain(struct blk_integrity *bi,
@@ -286,8 +269,7 @@ static int nvme_rdma_map_sg_pi(struct nvme_rdma_queue *queue,
 	struct request *rq = blk_mq_rq_from_pdu(req);
 	struct nvme_ns *ns = rq->q->queuedata;
 	struct bio *bio = rq->bio;
-	struct nvme_keyed_sgl_desc *sg = &c->common.dptr.ksgl;
-	int nr;
+	int nr, ret;
 
 	req->mr = ib_mr_pool_get(queue->qp, &queue->qp->sig_mrs);
 	if (WARN_ON_ONCE(!req->mr))
@@ -296,14 +278,20 @@ static int nvme_rdma_map_sg_pi(struct nvme_rdma_queue *queue,
 	nr = ib_map_mr_sg_pi(req->mr, sgl->sg_table.sgl, count, NULL,
 			     req->metadata_sgl->sg_table.sgl, pi_count, NULL,
 			     SZ_4K);
-	if (unlikely(nr))
+	if (unlikely(nr)) {
+		ret = nr < 0 ? nr : -EINVAL;
 		goto mr_put;
+	}
 
 	nvme_rdma_set_sig_attrs(blk_get_integrity(bio->bi_bdev->bd_disk), c,
 				req->mr->sig_attrs, ns->pi_type);
 	nvme_rdma_set_prot_checks(c, &req->mr->sig_attrs->check_mask);
 
 	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
+	ret = nvmeof_put_keyed_sgl(&c->common.dptr.ksgl, req->mr->iova,
+				   req->mr->length, req->mr->rkey, false);
+	if (unlikely(ret))
+		goto mr_put;
 
 	req->reg_cqe.done = nvme_rdma_sig_done;
 	memset(wr, 0, sizeof(*wr));
@@ -316,20 +304,12 @@ static int nvme_rdma_map_sg_pi(struct nvme_rdma_queue *queue,
 	wr->access = IB_ACCESS_LOCAL_WRITE |
 		     IB_ACCESS_REMOTE_READ |
 		     IB_ACCESS_REMOTE_WRITE;
-
-	sg->addr = cpu_to_le64(req->mr->iova);
-	put_unaligned_le24(req->mr->length, sg->length);
-	put_unaligned_le32(req->mr->rkey, sg->key);
-	sg->type = NVME_KEY_SGL_FMT_DATA_DESC << 4;
-
 	return 0;
 
 mr_put:
 	ib_mr_pool_put(queue->qp, &queue->qp->sig_mrs, req->mr);
 	req->mr = NULL;
-	if (nr < 0)
-		return nr;
-	return -EINVAL;
+	return ret;
 }
 
 static int nvme_rdma_dma_map_req(struct ib_device *ibdev, struct request *rq,
@@ -400,6 +380,7 @@ static int nvme_rdma_map_data(struct nvme_rdma_queue *queue,
 	struct nvme_rdma_request *req = blk_mq_rq_to_pdu(rq);
 	struct nvme_rdma_device *dev = queue->device;
 	struct ib_device *ibdev = dev->dev;
+	struct nvmeof_data_req facts;
 	int pi_count = 0;
 	int count, ret;
 
@@ -409,34 +390,36 @@ static int nvme_rdma_map_data(struct nvme_rdma_queue *queue,
 	c->common.flags |= NVME_CMD_SGL_METABUF;
 
 	if (!blk_rq_nr_phys_segments(rq))
-		return nvme_rdma_set_sg_null(c);
+		return nvmeof_put_keyed_sgl(&c->common.dptr.ksgl, 0, 0, 0,
+					    false);
 
 	ret = nvme_rdma_dma_map_req(ibdev, rq, &count, &pi_count);
 	if (unlikely(ret))
 		return ret;
 
-	if (req->use_sig_mr) {
+	facts = (struct nvmeof_data_req) {
+		.nr_segments = count,
+		.payload = blk_rq_payload_bytes(rq),
+		.is_write = rq_data_dir(rq) == WRITE,
+		.use_pi = req->use_sig_mr,
+		.inline_data_size = queue->inline_data_size,
+		.max_inline_segments = dev->num_inline_segments,
+		.global_rkey = dev->pd->flags & IB_PD_UNSAFE_GLOBAL_RKEY,
+	};
+	switch (nvmeof_choose_data_map(&facts)) {
+	case NVMEOF_MAP_PI:
 		ret = nvme_rdma_map_sg_pi(queue, req, c, count, pi_count);
-		goto out;
+		break;
+	case NVMEOF_MAP_INLINE:
+		ret = nvme_rdma_map_sg_inline(queue, req, c, count);
+		break;
+	case NVMEOF_MAP_GLOBAL_RKEY:
+		ret = nvme_rdma_map_sg_single(queue, req, c);
+		break;
+	default:
+		ret = nvme_rdma_map_sg_fr(queue, req, c, count);
+		break;
 	}
-
-	if (count <= dev->num_inline_segments) {
-		if (rq_data_dir(rq) == WRITE && nvme_rdma_queue_idx(queue) &&
-		    queue->ctrl->use_inline_data &&
-		    blk_rq_payload_bytes(rq) <=
-				nvme_rdma_inline_data_size(queue)) {
-			ret = nvme_rdma_map_sg_inline(queue, req, c, count);
-			goto out;
-		}
-
-		if (count == 1 && dev->pd->flags & IB_PD_UNSAFE_GLOBAL_RKEY) {
-			ret = nvme_rdma_map_sg_single(queue, req, c);
-			goto out;
-		}
-	}
-
-	ret = nvme_rdma_map_sg_fr(queue, req, c, count);
-out:
 	if (unlikely(ret))
 		goto out_dma_unmap_req;
 
@@ -618,7 +601,7 @@ void nvme_rdma_submit_async_event(struct nvme_ctrl *arg)
 	cmd->common.opcode = nvme_admin_async_event;
 	cmd->common.command_id = NVME_AQ_BLK_MQ_DEPTH;
 	cmd->common.flags |= NVME_CMD_SGL_METABUF;
-	nvme_rdma_set_sg_null(cmd);
+	nvmeof_put_keyed_sgl(&cmd->common.dptr.ksgl, 0, 0, 0, false);
 
 	sqe->cqe.done = nvme_rdma_async_done;
 
@@ -635,6 +618,7 @@ static void nvme_rdma_process_nvme_rsp(struct nvme_rdma_queue *queue,
 {
 	struct request *rq;
 	struct nvme_rdma_request *req;
+	int ret;
 
 	rq = nvme_find_rq(nvme_rdma_tagset(queue), cqe->command_id);
 	if (!rq) {
@@ -646,33 +630,34 @@ static void nvme_rdma_process_nvme_rsp(struct nvme_rdma_queue *queue,
 	}
 	req = blk_mq_rq_to_pdu(rq);
 	/*
-	 * A second response for a command, or one for a command not issued:
-	 * taking it would end a request early (before its data or its SEND
-	 * is done) or twice.
+	 * A second response for a command, or one for a command not issued,
+	 * would end a request early (before its data or its SEND is done) or
+	 * twice; a bogus remote invalidation leaves the MR open. Neither ends
+	 * the request here: error recovery does, once the QP has stopped.
 	 */
-	if (unlikely(req->rsp_received || !blk_mq_request_started(rq))) {
+	switch (nvmeof_host_rsp_action(!req->rsp_received &&
+				       blk_mq_request_started(rq),
+				       req->mr, req->mr ? req->mr->rkey : 0,
+				       wc->wc_flags & IB_WC_WITH_INVALIDATE,
+				       wc->ex.invalidate_rkey)) {
+	case NVMEOF_RSP_NOT_OUTSTANDING:
 		dev_err(queue->ctrl->ctrl.device,
 			"response for command_id %#x, which is not outstanding, on QP %#x\n",
 			cqe->command_id, queue->qp->qp_num);
 		nvme_rdma_error_recovery(queue->ctrl);
 		return;
-	}
-	req->rsp_received = true;
-
-	req->status = cqe->status;
-	req->result = cqe->result;
-
-	if (wc->wc_flags & IB_WC_WITH_INVALIDATE) {
-		if (unlikely(!req->mr ||
-			     wc->ex.invalidate_rkey != req->mr->rkey)) {
-			dev_err(queue->ctrl->ctrl.device,
-				"Bogus remote invalidation for rkey %#x\n",
-				req->mr ? req->mr->rkey : 0);
-			nvme_rdma_error_recovery(queue->ctrl);
-		}
-	} else if (req->mr) {
-		int ret;
-
+	case NVMEOF_RSP_BOGUS_INV:
+		req->rsp_received = true;
+		dev_err(queue->ctrl->ctrl.device,
+			"response for command_id %#x invalidated rkey %#x, but the command's is %#x, on QP %#x\n",
+			cqe->command_id, wc->ex.invalidate_rkey,
+			req->mr ? req->mr->rkey : 0, queue->qp->qp_num);
+		nvme_rdma_error_recovery(queue->ctrl);
+		return;
+	case NVMEOF_RSP_LOCAL_INV:
+		req->rsp_received = true;
+		req->status = cqe->status;
+		req->result = cqe->result;
 		ret = nvme_rdma_inv_rkey(queue, req);
 		if (unlikely(ret < 0)) {
 			dev_err(queue->ctrl->ctrl.device,
@@ -682,9 +667,13 @@ static void nvme_rdma_process_nvme_rsp(struct nvme_rdma_queue *queue,
 		}
 		/* the local invalidation completion will end the request */
 		return;
+	case NVMEOF_RSP_END:
+		req->rsp_received = true;
+		req->status = cqe->status;
+		req->result = cqe->result;
+		nvme_rdma_end_request(req);
+		return;
 	}
-
-	nvme_rdma_end_request(req);
 }
 
 static void nvme_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -701,8 +690,7 @@ static void nvme_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 
-	/* sanity checking for received data length */
-	if (unlikely(wc->byte_len < len)) {
+	if (unlikely(!nvmeof_host_rsp_len_ok(wc->byte_len))) {
 		dev_err(queue->ctrl->ctrl.device,
 			"Unexpected nvme completion length(%d)\n", wc->byte_len);
 		nvme_rdma_error_recovery(queue->ctrl);

@@ -34,6 +34,7 @@
 #include "nvme.h"
 #include "fabrics.h"
 #include "compat.h"
+#include "host_wire.h"
 
 #define NVME_RDMA_CM_TIMEOUT_MS		3000		/* 3 second */
 
@@ -96,7 +97,7 @@ enum nvme_rdma_queue_flags {
 struct nvme_rdma_queue {
 	struct nvme_rdma_qe	*rsp_ring;
 	int			queue_size;
-	size_t			cmnd_capsule_len;
+	u32			inline_data_size;
 	struct nvme_rdma_ctrl	*ctrl;
 	struct nvme_rdma_device	*device;
 	struct ib_cq		*ib_cq;
@@ -144,7 +145,8 @@ struct nvme_rdma_ctrl {
 	struct sockaddr_storage src_addr;
 
 	struct nvme_ctrl	ctrl;
-	bool			use_inline_data;
+	/* in-capsule data bytes an I/O queue may send (0: none) */
+	u32			inline_data_size;
 	u32			io_queues[HCTX_MAX_TYPES];
 };
 

@@ -434,10 +434,8 @@ int nvme_rdma_alloc_queue(struct nvme_rdma_ctrl *ctrl,
 		queue->pi_support = false;
 	init_completion(&queue->cm_done);
 
-	if (idx > 0)
-		queue->cmnd_capsule_len = ctrl->ctrl.ioccsz * 16;
-	else
-		queue->cmnd_capsule_len = sizeof(struct nvme_command);
+	/* in-capsule data only on I/O queues, as the stock host */
+	queue->inline_data_size = idx ? ctrl->inline_data_size : 0;
 
 	queue->queue_size = queue_size;
 

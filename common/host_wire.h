@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pure logic of the host's wire handling, shared by nvme-rdma and its KUnit
+ * suite: how a request's data travels (in the capsule, through a global
+ * rkey or a registered MR), how its SGL descriptor is written, and what a
+ * received response may do. Plain integers and <linux/nvme.h> types only, so
+ * that every value a target can send is unit tested.
+ *
+ * Lifted from the NVMe over Fabrics RDMA host.
+ * Copyright (c) 2015-2016 HGST, a Western Digital Company.
+ */
+#ifndef NVMEOF_HOST_WIRE_H
+#define NVMEOF_HOST_WIRE_H
+
+#include <asm/unaligned.h>
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/minmax.h>
+#include <linux/nvme.h>
+#include <linux/types.h>
+#include <rdma/ib_verbs.h>
+
+/* The keyed SGL data block descriptor's length field is 24 bits wide. */
+#define NVMEOF_KEYED_SGL_MAX_LEN	0xffffffu
+
+/* Identify Controller SGLS bits the host looks at */
+#define NVMEOF_SGLS_KEYED		BIT(2)
+#define NVMEOF_SGLS_OFFSET		BIT(20)
+
+/**
+ * nvmeof_host_inline_data_size() - in-capsule data an I/O queue may send
+ * @ioccsz: the controller's I/O queue command capsule size from Identify
+ *	Controller, in 16-byte units, command included
+ * @sgls: the controller's SGL support field from Identify Controller
+ *
+ * The capsule must at least hold the 64-byte command (IOCCSZ >= 4 in the
+ * specification). A controller that reports less would, with the stock
+ * arithmetic (ioccsz * 16 - 64 in a size_t), make every write "fit" in the
+ * capsule and overrun the target's receive buffers; @ioccsz * 16 is also
+ * computed without wrapping 32 bits. In-capsule data is only sent when the
+ * controller supports SGL offsets (bit 20 of @sgls).
+ *
+ * Return: bytes of data an I/O command capsule may carry; 0 when in-capsule
+ * data is not to be used; -EINVAL when @ioccsz is below the command's size
+ * (the caller warns and sends every write through a keyed SGL).
+ */
+static inline long nvmeof_host_inline_data_size(u32 ioccsz, u32 sgls)
+{
+	u64 capsule = (u64)ioccsz * 16;
+
+	if (capsule < sizeof(struct nvme_command))
+		return -EINVAL;
+	if (!(sgls & NVMEOF_SGLS_OFFSET))
+		return 0;
+	return min_t(u64, capsule - sizeof(struct nvme_command), U32_MAX);
+}
+
+/**
+ * enum nvmeof_data_map - how a request's data is described to the target
+ * @NVMEOF_MAP_NONE: no data: a null keyed SGL descriptor
+ * @NVMEOF_MAP_PI: an integrity (signature) MR covering data and metadata
+ * @NVMEOF_MAP_INLINE: the data follows the command in the capsule
+ * @NVMEOF_MAP_GLOBAL_RKEY: one segment, addressed through the PD's global
+ *	rkey (only when the module was told registration is not required)
+ * @NVMEOF_MAP_MR: a fast-registered MR, invalidated after the command
+ */
+enum nvmeof_data_map {
+	NVMEOF_MAP_NONE,
+	NVMEOF_MAP_PI,
+	NVMEOF_MAP_INLINE,
+	NVMEOF_MAP_GLOBAL_RKEY,
+	NVMEOF_MAP_MR,
+};
+
+/**
+ * struct nvmeof_data_req - what decides how a request's data travels
+ * @nr_segments: DMA-mapped data segments (0: the request has no data)
+ * @payload: bytes of data
+ * @is_write: data goes from host to controller
+ * @use_pi: the request carries protection information through a
+ *	signature MR
+ * @inline_data_size: in-capsule bytes the queue may send (0 on the admin
+ *	queue and when the controller does not take in-capsule data)
+ * @max_inline_segments: data segments a SEND can carry besides the command
+ * @global_rkey: the PD has an unsafe global rkey
+ */
+struct nvmeof_data_req {
+	unsigned int nr_segments;
+	u32 payload;
+	bool is_write;
+	bool use_pi;
+	u32 inline_data_size;
+	unsigned int max_inline_segments;
+	bool global_rkey;
+};
+
+/**
+ * nvmeof_choose_data_map() - choose how a request's data travels
+ * @r: the request and queue facts
+ *
+ * As the stock host decides: a write that fits in the capsule and in the
+ * SEND's scatter/gather entries goes in-capsule; otherwise one segment may
+ * use the global rkey when it exists; otherwise the data is registered.
+ *
+ * Return: the &enum nvmeof_data_map to use.
+ */
+static inline enum nvmeof_data_map
+nvmeof_choose_data_map(const struct nvmeof_data_req *r)
+{
+	if (!r->nr_segments)
+		return NVMEOF_MAP_NONE;
+	if (r->use_pi)
+		return NVMEOF_MAP_PI;
+	if (r->nr_segments <= r->max_inline_segments) {
+		if (r->is_write && r->inline_data_size &&
+		    r->payload <= r->inline_data_size)
+			return NVMEOF_MAP_INLINE;
+		if (r->nr_segments == 1 && r->global_rkey)
+			return NVMEOF_MAP_GLOBAL_RKEY;
+	}
+	return NVMEOF_MAP_MR;
+}
+
+/**
+ * nvmeof_put_keyed_sgl() - write a keyed data block SGL descriptor
+ * @sg: the command's descriptor
+ * @addr: the address the target reads or writes (an MR's iova)
+ * @len: bytes to transfer
+ * @key: the rkey
+ * @invalidate: ask the target to invalidate @key remotely with its response
+ *
+ * Return: 0; -EINVAL (descriptor untouched) if @len does not fit the 24-bit
+ * length field: truncating it would move the wrong amount of data.
+ */
+static inline int nvmeof_put_keyed_sgl(struct nvme_keyed_sgl_desc *sg,
+				       u64 addr, u32 len, u32 key,
+				       bool invalidate)
+{
+	if (len > NVMEOF_KEYED_SGL_MAX_LEN)
+		return -EINVAL;
+	sg->addr = cpu_to_le64(addr);
+	put_unaligned_le24(len, sg->length);
+	put_unaligned_le32(key, sg->key);
+	sg->type = NVME_KEY_SGL_FMT_DATA_DESC << 4;
+	if (invalidate)
+		sg->type |= NVME_SGL_FMT_INVALIDATE;
+	return 0;
+}
+
+/**
+ * nvmeof_put_inline_sgl() - write an in-capsule data block SGL descriptor
+ * @sg: the command's descriptor
+ * @offset: where the data starts in the capsule's data area (ICDOFF)
+ * @len: bytes of in-capsule data
+ */
+static inline void nvmeof_put_inline_sgl(struct nvme_sgl_desc *sg,
+					 u32 offset, u32 len)
+{
+	sg->addr = cpu_to_le64(offset);
+	sg->length = cpu_to_le32(len);
+	sg->type = (NVME_SGL_FMT_DATA_DESC << 4) | NVME_SGL_FMT_OFFSET;
+}
+
+/**
+ * nvmeof_host_mr_access() - the remote access a request's MR grants
+ * @is_write: data goes from host to controller
+ *
+ * Each MR opens only the direction its command needs: the target reads a
+ * write's data and writes a read's (remote write needs local write too).
+ * The stock host grants both directions to every MR, so a target could
+ * overwrite the source buffer of a write.
+ *
+ * Return: the IB_ACCESS_* flags for the registration.
+ */
+static inline int nvmeof_host_mr_access(bool is_write)
+{
+	return is_write ? IB_ACCESS_REMOTE_READ :
+			  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+}
+
+/**
+ * nvmeof_host_rsp_len_ok() - whether a received response is long enough
+ * @byte_len: bytes the receive completion reports
+ *
+ * Longer responses cannot arrive: the receive buffer holds one completion
+ * queue entry, and the device fails a longer SEND with a length error.
+ *
+ * Return: true if a whole completion queue entry arrived.
+ */
+static inline bool nvmeof_host_rsp_len_ok(u32 byte_len)
+{
+	return byte_len >= sizeof(struct nvme_completion);
+}
+
+/**
+ * enum nvmeof_rsp_action - what a response for a known command id does
+ * @NVMEOF_RSP_END: end the request (its MR, if any, is invalid already)
+ * @NVMEOF_RSP_LOCAL_INV: invalidate the request's MR locally; its
+ *	completion ends the request
+ * @NVMEOF_RSP_NOT_OUTSTANDING: the command has already had its response,
+ *	or was never issued: ignore it and recover the controller
+ * @NVMEOF_RSP_BOGUS_INV: the target invalidated a key this command does
+ *	not hold: the request's MR may still be open to the target, so the
+ *	request is not ended here but by error recovery, after the queue pair
+ *	has stopped
+ */
+enum nvmeof_rsp_action {
+	NVMEOF_RSP_END,
+	NVMEOF_RSP_LOCAL_INV,
+	NVMEOF_RSP_NOT_OUTSTANDING,
+	NVMEOF_RSP_BOGUS_INV,
+};
+
+/**
+ * nvmeof_host_rsp_action() - decide what a response does to its request
+ * @outstanding: the request was issued and has had no response yet
+ * @has_mr: the request's data is in a registered MR
+ * @mr_rkey: that MR's rkey (ignored without @has_mr)
+ * @remote_inv: the response came as SEND with Invalidate
+ * @inv_rkey: the rkey the target invalidated (ignored without @remote_inv)
+ *
+ * Return: the &enum nvmeof_rsp_action to take.
+ */
+static inline enum nvmeof_rsp_action
+nvmeof_host_rsp_action(bool outstanding, bool has_mr, u32 mr_rkey,
+		       bool remote_inv, u32 inv_rkey)
+{
+	if (!outstanding)
+		return NVMEOF_RSP_NOT_OUTSTANDING;
+	if (remote_inv)
+		return has_mr && inv_rkey == mr_rkey ?
+			NVMEOF_RSP_END : NVMEOF_RSP_BOGUS_INV;
+	return has_mr ? NVMEOF_RSP_LOCAL_INV : NVMEOF_RSP_END;
+}
+
+#endif /* NVMEOF_HOST_WIRE_H */
