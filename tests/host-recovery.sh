@@ -5,7 +5,9 @@
 # and fio carry on without an error), then the RDMA device removed
 # (`rdma link delete`): the controller must go away, fio must end (with
 # errors, its device is gone) rather than hang, and both modules unload.
-# rig: pairs=ours/ours,ours/stock kernels=stock,debug rdma=rxe timeout=360
+# Run with our host against both targets, and with the stock host against
+# our target (its port disable and device removal under a stock host's load).
+# rig: pairs=ours/ours,ours/stock,stock/ours kernels=stock,debug rdma=rxe timeout=360
 
 rig_setup_rdma
 rig_load_target
