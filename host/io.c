@@ -89,16 +89,6 @@ static void nvme_rdma_dma_unmap_req(struct ib_device *ibdev, struct request *rq)
 	sg_free_table_chained(&req->data_sgl.sg_table, NVME_INLINE_SG_CNT);
 }
 
-static void nvme_rdma_unmap_sqe(struct ib_device *ibdev,
-				struct nvme_rdma_request *req)
-{
-	if (!req->sqe_mapped)
-		return;
-	ib_dma_unmap_single(ibdev, req->sqe.dma, sizeof(struct nvme_command),
-			    DMA_TO_DEVICE);
-	req->sqe_mapped = false;
-}
-
 static void nvme_rdma_unmap_data(struct nvme_rdma_queue *queue,
 				 struct request *rq)
 {
@@ -462,18 +452,22 @@ static int nvme_rdma_post_cmd_wr(struct nvme_rdma_queue *queue,
 	return ret;
 }
 
+/*
+ * Post a signalled SEND of the command mapped at @dma, followed by the
+ * @num_sge - 1 in-capsule data entries already in @sge; it completes on @cqe.
+ */
 static int nvme_rdma_post_send(struct nvme_rdma_queue *queue,
-			       struct nvme_rdma_qe *qe, struct ib_sge *sge,
+			       struct ib_cqe *cqe, u64 dma, struct ib_sge *sge,
 			       u32 num_sge, struct ib_send_wr *first)
 {
 	struct ib_send_wr wr;
 
-	sge->addr   = qe->dma;
+	sge->addr   = dma;
 	sge->length = sizeof(struct nvme_command);
 	sge->lkey   = queue->device->pd->local_dma_lkey;
 
 	wr.next       = NULL;
-	wr.wr_cqe     = &qe->cqe;
+	wr.wr_cqe     = cqe;
 	wr.sg_list    = sge;
 	wr.num_sge    = num_sge;
 	wr.opcode     = IB_WR_SEND;
@@ -608,7 +602,7 @@ void nvme_rdma_submit_async_event(struct nvme_ctrl *arg)
 	ib_dma_sync_single_for_device(dev, sqe->dma, sizeof(*cmd),
 				      DMA_TO_DEVICE);
 
-	ret = nvme_rdma_post_send(queue, sqe, &sge, 1, NULL);
+	ret = nvme_rdma_post_send(queue, &sqe->cqe, sqe->dma, &sge, 1, NULL);
 	WARN_ON_ONCE(ret);
 }
 
@@ -773,13 +767,14 @@ static blk_status_t nvme_rdma_queue_rq(struct blk_mq_hw_ctx *hctx,
 	blk_status_t ret;
 	int err = 0;
 
-	WARN_ON_ONCE(rq->tag < 0);
+	/* the queue's command ring has a buffer for every tag of its set */
+	if (WARN_ON_ONCE((u32)rq->tag >= queue->nr_sqes))
+		return BLK_STS_IOERR;
 
 	if (!nvme_check_ready(&queue->ctrl->ctrl, rq, queue_ready))
 		return nvme_fail_nonready_command(&queue->ctrl->ctrl, rq);
 
 	dev = queue->device->dev;
-	req->sqe_mapped = false;
 	req->rsp_received = false;
 
 	ret = nvme_setup_cmd(ns, rq);
@@ -811,20 +806,19 @@ static blk_status_t nvme_rdma_queue_rq(struct blk_mq_hw_ctx *hctx,
 						req->mr ? &req->reg_wr.wr : NULL);
 	} else {
 		/*
-		 * Mapped now that it is written (stock maps it first and
-		 * syncs around the writes); the device may read it until the
-		 * SEND completes, which the request waits for.
+		 * Copied to the tag's buffer of the queue's mapped ring
+		 * (stock maps and unmaps the command for every I/O); the
+		 * device may read it until the SEND completes, which the
+		 * request waits for, so the tag is not reused before.
 		 */
-		sqe->dma = ib_dma_map_single(dev, sqe->data,
-					     sizeof(struct nvme_command),
-					     DMA_TO_DEVICE);
-		if (unlikely(ib_dma_mapping_error(dev, sqe->dma))) {
-			err = -ENOMEM;
-			goto err_unmap;
-		}
-		req->sqe_mapped = true;
+		u64 dma = queue->sqes_dma + rq->tag * sizeof(*c);
+
+		memcpy(&queue->sqes[rq->tag], c, sizeof(*c));
+		ib_dma_sync_single_for_device(dev, dma, sizeof(*c),
+					      DMA_TO_DEVICE);
 		sqe->cqe.done = nvme_rdma_send_done;
-		err = nvme_rdma_post_send(queue, sqe, req->sge, req->num_sge,
+		err = nvme_rdma_post_send(queue, &sqe->cqe, dma,
+					  req->sge, req->num_sge,
 					  req->mr ? &req->reg_wr.wr : NULL);
 	}
 	if (unlikely(err))
@@ -833,7 +827,6 @@ static blk_status_t nvme_rdma_queue_rq(struct blk_mq_hw_ctx *hctx,
 	return BLK_STS_OK;
 
 err_unmap:
-	nvme_rdma_unmap_sqe(dev, req);
 	nvme_rdma_unmap_data(queue, rq);
 err:
 	if (err != -EIO) {
@@ -890,13 +883,11 @@ static void nvme_rdma_complete_rq(struct request *rq)
 {
 	struct nvme_rdma_request *req = blk_mq_rq_to_pdu(rq);
 	struct nvme_rdma_queue *queue = req->queue;
-	struct ib_device *ibdev = queue->device->dev;
 
 	if (req->use_sig_mr)
 		nvme_rdma_check_pi_status(req);
 
 	nvme_rdma_unmap_data(queue, rq);
-	nvme_rdma_unmap_sqe(ibdev, req);
 	nvme_complete_rq(rq);
 }
 

@@ -82,8 +82,6 @@ struct nvme_rdma_request {
 	struct nvme_rdma_sgl	data_sgl;
 	struct nvme_rdma_sgl	*metadata_sgl;
 	bool			use_sig_mr;
-	/* sqe.dma holds a mapping (not for a command posted inline) */
-	bool			sqe_mapped;
 	/* its response came: a second one is the target's error */
 	bool			rsp_received;
 };
@@ -96,6 +94,14 @@ enum nvme_rdma_queue_flags {
 
 struct nvme_rdma_queue {
 	struct nvme_rdma_qe	*rsp_ring;
+	/*
+	 * A command buffer per tag, DMA-mapped in one piece for the queue's
+	 * lifetime (so again on every reconnect, whatever the device): a
+	 * command with in-capsule data is copied there and sent from there.
+	 */
+	struct nvme_command	*sqes;
+	u64			sqes_dma;
+	u32			nr_sqes;
 	int			queue_size;
 	u32			inline_data_size;
 	struct nvme_rdma_ctrl	*ctrl;

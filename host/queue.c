@@ -72,6 +72,35 @@ static void nvme_rdma_free_ring(struct ib_device *ibdev,
 	kfree(ring);
 }
 
+static int nvme_rdma_alloc_sqes(struct ib_device *ibdev,
+				struct nvme_rdma_queue *queue, u32 nr)
+{
+	queue->sqes = kcalloc(nr, sizeof(*queue->sqes), GFP_KERNEL);
+	if (!queue->sqes)
+		return -ENOMEM;
+	queue->sqes_dma = ib_dma_map_single(ibdev, queue->sqes,
+					    nr * sizeof(*queue->sqes),
+					    DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(ibdev, queue->sqes_dma)) {
+		kfree(queue->sqes);
+		queue->sqes = NULL;
+		return -ENOMEM;
+	}
+	queue->nr_sqes = nr;
+	return 0;
+}
+
+static void nvme_rdma_free_sqes(struct ib_device *ibdev,
+				struct nvme_rdma_queue *queue)
+{
+	ib_dma_unmap_single(ibdev, queue->sqes_dma,
+			    queue->nr_sqes * sizeof(*queue->sqes),
+			    DMA_TO_DEVICE);
+	kfree(queue->sqes);
+	queue->sqes = NULL;
+	queue->nr_sqes = 0;
+}
+
 static struct nvme_rdma_qe *nvme_rdma_alloc_ring(struct ib_device *ibdev,
 						 size_t ib_queue_size,
 						 size_t capsule_size,
@@ -269,6 +298,7 @@ static void nvme_rdma_destroy_queue_ib(struct nvme_rdma_queue *queue)
 
 	nvme_rdma_free_ring(ibdev, queue->rsp_ring, queue->queue_size,
 			    sizeof(struct nvme_completion), DMA_FROM_DEVICE);
+	nvme_rdma_free_sqes(ibdev, queue);
 
 	nvme_rdma_dev_put(dev);
 }
@@ -326,6 +356,7 @@ static int nvme_rdma_create_cq(struct ib_device *ibdev,
 
 static int nvme_rdma_create_queue_ib(struct nvme_rdma_queue *queue)
 {
+	struct blk_mq_tag_set *set;
 	struct ib_device *ibdev;
 	const int send_wr_factor = 3;			/* MR, SEND, INV */
 	const int cq_factor = send_wr_factor + 1;	/* + RECV */
@@ -359,6 +390,19 @@ static int nvme_rdma_create_queue_ib(struct nvme_rdma_queue *queue)
 	}
 
 	/*
+	 * A command buffer for every tag. On a reconnect the tag set exists
+	 * already and may be deeper than this queue (a smaller sqsize is
+	 * only clamped, the set is not shrunk).
+	 */
+	set = nvme_rdma_queue_idx(queue) ? &queue->ctrl->tag_set :
+					   &queue->ctrl->admin_tag_set;
+	ret = nvme_rdma_alloc_sqes(ibdev, queue,
+				   max_t(u32, queue->queue_size,
+					 set->queue_depth));
+	if (ret)
+		goto out_destroy_rsp_ring;
+
+	/*
 	 * Currently we don't use SG_GAPS MR's so if the first entry is
 	 * misaligned we'll end up using two entries for a single data page,
 	 * so one additional entry is required.
@@ -372,7 +416,7 @@ static int nvme_rdma_create_queue_ib(struct nvme_rdma_queue *queue)
 		dev_err(queue->ctrl->ctrl.device,
 			"failed to initialize MR pool sized %d for QID %d\n",
 			queue->queue_size, nvme_rdma_queue_idx(queue));
-		goto out_destroy_ring;
+		goto out_destroy_sqe_ring;
 	}
 
 	if (queue->pi_support) {
@@ -393,7 +437,9 @@ static int nvme_rdma_create_queue_ib(struct nvme_rdma_queue *queue)
 
 out_destroy_mr_pool:
 	ib_mr_pool_destroy(queue->qp, &queue->qp->rdma_mrs);
-out_destroy_ring:
+out_destroy_sqe_ring:
+	nvme_rdma_free_sqes(ibdev, queue);
+out_destroy_rsp_ring:
 	nvme_rdma_free_ring(ibdev, queue->rsp_ring, queue->queue_size,
 			    sizeof(struct nvme_completion), DMA_FROM_DEVICE);
 out_destroy_qp:
