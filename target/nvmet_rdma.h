@@ -146,7 +146,10 @@ struct nvmet_rdma_port {
 	struct nvmet_port	*nport;
 	struct sockaddr_storage addr;
 	struct rdma_cm_id	*cm_id;
+	/* listens again after an address change or a device removal */
 	struct delayed_work	repair_work;
+	/* set by remove_port: no repair may bring the listener back */
+	bool			removing;
 };
 
 struct nvmet_rdma_srq {

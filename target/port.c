@@ -96,10 +96,16 @@ static void nvmet_rdma_repair_port_work(struct work_struct *w)
 			struct nvmet_rdma_port, repair_work);
 	int ret;
 
+	if (READ_ONCE(port->removing))
+		return;
 	nvmet_rdma_disable_port(port);
 	ret = nvmet_rdma_enable_port(port);
 	if (ret)
 		queue_delayed_work(nvmet_wq, &port->repair_work, 5 * HZ);
+	else
+		pr_info("port %d (%pISpcs) is listening again\n",
+			le16_to_cpu(port->nport->disc_addr.portid),
+			(struct sockaddr *)&port->addr);
 }
 
 /**
@@ -182,8 +188,17 @@ void nvmet_rdma_remove_port(struct nvmet_port *nport)
 {
 	struct nvmet_rdma_port *port = nport->priv;
 
+	/*
+	 * A listener's CM handler may queue a repair until the listener is
+	 * destroyed, and a repair already running may create a new listener.
+	 * So: no repair acts once removing is set; wait out one that is
+	 * running; destroy the listener (this waits for its handler); then
+	 * cancel what that handler may have queued.
+	 */
+	WRITE_ONCE(port->removing, true);
 	cancel_delayed_work_sync(&port->repair_work);
 	nvmet_rdma_disable_port(port);
+	cancel_delayed_work_sync(&port->repair_work);
 	kfree(port);
 }
 

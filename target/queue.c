@@ -1033,6 +1033,9 @@ static void nvmet_rdma_queue_connect_fail(struct rdma_cm_id *cm_id,
  * so we only need to handle the listening port cm_ids. In this case
  * we nullify the priv to prevent double cm_id destruction and destroying
  * the cm_id implicitely by returning a non-zero rc to the callout.
+ * The port then tries to listen again every 5 seconds (stock leaves it
+ * deaf until it is disabled and enabled by hand), so that it serves again
+ * once a device has its address: a driver reload, a re-added soft device.
  */
 static int nvmet_rdma_device_removal(struct rdma_cm_id *cm_id,
 				     struct nvmet_rdma_queue *queue)
@@ -1058,6 +1061,12 @@ static int nvmet_rdma_device_removal(struct rdma_cm_id *cm_id,
 	 */
 	if (xchg(&port->cm_id, NULL) != cm_id)
 		return 0;
+
+	pr_info("port %d (%pISpcs): RDMA device %s removed, listening again once a device has the address\n",
+		le16_to_cpu(port->nport->disc_addr.portid),
+		(struct sockaddr *)&port->addr, cm_id->device->name);
+	if (!READ_ONCE(port->removing))
+		queue_delayed_work(nvmet_wq, &port->repair_work, HZ);
 
 	/*
 	 * We need to return 1 so that the core will destroy
@@ -1097,7 +1106,9 @@ int nvmet_rdma_cm_handler(struct rdma_cm_id *cm_id,
 		if (!queue) {
 			struct nvmet_rdma_port *port = cm_id->context;
 
-			queue_delayed_work(nvmet_wq, &port->repair_work, 0);
+			if (!READ_ONCE(port->removing))
+				queue_delayed_work(nvmet_wq, &port->repair_work,
+						   0);
 			break;
 		}
 		fallthrough;
