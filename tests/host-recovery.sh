@@ -4,7 +4,8 @@
 # target port taken away and given back (the host must reconnect on its own
 # and fio carry on without an error), then the RDMA device removed
 # (`rdma link delete`): the controller must go away, fio must end (with
-# errors, its device is gone) rather than hang, and both modules unload.
+# errors, its device is gone) rather than hang; then the device comes back
+# and a new connect through the same port works; both modules unload.
 # Run with our host against both targets, and with the stock host against
 # our target (its port disable and device removal under a stock host's load).
 # rig: pairs=ours/ours,ours/stock,stock/ours kernels=stock,debug rdma=rxe timeout=360
@@ -74,5 +75,13 @@ rig_check "fio ended (its device is gone) instead of hanging" \
 	rig_wait 30 eval "! kill -0 $pid 2> /dev/null"
 wait $pid
 rig_log "fio exit status after the device removal: $? (non-zero expected)"
+
+# 4. the RDMA device comes back: the target's port listens again (it
+# retries its listener) and a new connect works
+rig_check "rdma link add $RIG_RDMA_DEV again" rdma link add $RIG_RDMA_DEV type ${RIG_RDMA_DEV%0} netdev d0
+ns=$(rig_wait 30 rig_connect $RIG_IP4 4420)
+rig_check "connect after the device came back" test -b "$ns"
+rig_check "verified I/O on the new device" rig_fio_verify "$ns" randrw 16k 8 1 4M
+rig_check "disconnect" rig_disconnect
 rig_check "unexport" rig_unexport
 rig_unload nvme-rdma nvmet-rdma

@@ -2,7 +2,8 @@
 # target-ports: the target's port settings, each with a connect and verified
 # I/O from the host: an IPv4 address with in-capsule data off (0), IPv6 with
 # 4 KiB, the IPv4 wildcard address with 16 KiB (the largest, as stock), an
-# inline size above the largest (capped, with a warning), two ports at once;
+# inline size above the largest (capped, with a warning), two ports at once
+# (and module unload refused while they are enabled);
 # then the target reloaded with a shared receive queue (use_srq=Y), with and
 # without in-capsule data.
 # rig: pairs=ours/ours,stock/ours kernels=stock,debug rdma=rxe timeout=420
@@ -43,6 +44,10 @@ rig_check "two ports: connect through the first" test -b "$(rig_connect "$RIG_IP
 rig_check "two ports: connect through the second" sh -c "nvme connect -t rdma -a $RIG_IP6 -s 4421 -n $RIG_NQN >&2"
 rig_check "two ports: two controllers" rig_wait 20 eval '[ $(ls -d /sys/class/nvme/nvme*/ | wc -l) -eq 2 ]'
 rig_check "two ports: verified I/O" rig_fio_verify "$(rig_nvme_ns)" randrw 8k 8 1 2M
+# nvmet holds the transport module while a port uses it: unloading is
+# refused, and nothing stops working
+rig_check "unload refused while ports use the target" sh -c "! $RMMOD nvmet-rdma 2> /dev/null"
+rig_check "two ports: verified I/O after the refused unload" rig_fio_verify "$(rig_nvme_ns)" randrw 8k 8 1 2M
 rig_check "two ports: disconnect both" rig_disconnect
 rig_check "two ports: controllers gone" rig_wait 20 eval '! ls -d /sys/class/nvme/nvme*/ > /dev/null 2>&1'
 rig_check "two ports: unexport" rig_unexport
