@@ -12,13 +12,13 @@
 #ifndef NVMEOF_HOST_WIRE_H
 #define NVMEOF_HOST_WIRE_H
 
-#include <asm/unaligned.h>
 #include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/minmax.h>
 #include <linux/nvme.h>
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
+#include "compat.h"
 
 /* The keyed SGL data block descriptor's length field is 24 bits wide. */
 #define NVMEOF_KEYED_SGL_MAX_LEN	0xffffffu

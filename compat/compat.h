@@ -13,8 +13,38 @@
 
 #include "compat-config.h"
 
+#ifdef HAVE_LINUX_UNALIGNED_H
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+#include <linux/nvme.h>
+#include <linux/nvme-rdma.h>
+
+/*
+ * Where the RDMA queue limit rose to 256, queues with metadata stay at 128
+ * and ports default to 128; before, one limit of 128 was all there was.
+ */
+#ifndef NVME_RDMA_MAX_METADATA_QUEUE_SIZE
+#define NVME_RDMA_MAX_METADATA_QUEUE_SIZE	NVME_RDMA_MAX_QUEUE_SIZE
+#endif
+#ifndef NVME_RDMA_DEFAULT_QUEUE_SIZE
+#define NVME_RDMA_DEFAULT_QUEUE_SIZE		NVME_RDMA_MAX_QUEUE_SIZE
+#endif
+
+/* A read/write command's application tag and its mask (LBAT, LBATM). */
+#ifdef HAVE_NVME_RW_LBAT
+#define nvmeof_rw_apptag(rw)	((rw)->lbat)
+#define nvmeof_rw_appmask(rw)	((rw)->lbatm)
+#else
+#define nvmeof_rw_apptag(rw)	((rw)->apptag)
+#define nvmeof_rw_appmask(rw)	((rw)->appmask)
+#endif
+
 #ifdef NVMEOF_COMPAT_NVME_HOST
 #include <linux/blk-mq.h>
+#include <linux/blk-integrity.h>
 #include "nvme.h"
 #include "fabrics.h"
 
@@ -90,6 +120,80 @@ static inline bool nvmeof_should_reconnect(struct nvme_ctrl *ctrl, int status)
 	return nvmf_should_reconnect(ctrl);
 #endif
 }
+
+/*
+ * Make an initialised controller visible (its character device and sysfs
+ * entries). Where nvme_init_ctrl() does that itself there is nothing to do;
+ * where it is split out, a failure leaves a controller to put, not uninit.
+ */
+static inline int nvmeof_add_ctrl(struct nvme_ctrl *ctrl)
+{
+#ifdef HAVE_NVME_ADD_CTRL
+	return nvme_add_ctrl(ctrl);
+#else
+	return 0;
+#endif
+}
+
+/*
+ * An I/O queue's connect request names its controller where the private
+ * data has the field (as the stock host of that kernel does).
+ */
+static inline void nvmeof_cm_req_set_cntlid(struct nvme_rdma_cm_req *req,
+					    u16 cntlid)
+{
+#ifdef HAVE_NVME_RDMA_CM_REQ_CNTLID
+	req->cntlid = cpu_to_le16(cntlid);
+#endif
+}
+
+/* The namespace's protection information format. */
+static inline bool nvmeof_ns_has_pi(struct nvme_ns *ns)
+{
+#ifdef HAVE_NVME_NS_HEAD_PI
+	return nvme_ns_has_pi(ns->head);
+#else
+	return nvme_ns_has_pi(ns);
+#endif
+}
+
+static inline u8 nvmeof_ns_pi_type(struct nvme_ns *ns)
+{
+#ifdef HAVE_NVME_NS_HEAD_PI
+	return ns->head->pi_type;
+#else
+	return ns->pi_type;
+#endif
+}
+
+static inline u16 nvmeof_ns_pi_size(struct nvme_ns *ns)
+{
+#ifdef HAVE_NVME_NS_HEAD_PI
+	return ns->head->pi_size;
+#else
+	return ns->pi_size;
+#endif
+}
+
+/* Scatterlist entries of a request's integrity payload, and mapping it. */
+static inline unsigned int nvmeof_rq_count_integrity_sg(struct request *rq)
+{
+#ifdef HAVE_BLK_RQ_MAP_INTEGRITY_SG_RQ
+	return rq->nr_integrity_segments;
+#else
+	return blk_rq_count_integrity_sg(rq->q, rq->bio);
+#endif
+}
+
+static inline int nvmeof_rq_map_integrity_sg(struct request *rq,
+					     struct scatterlist *sg)
+{
+#ifdef HAVE_BLK_RQ_MAP_INTEGRITY_SG_RQ
+	return blk_rq_map_integrity_sg(rq, sg);
+#else
+	return blk_rq_map_integrity_sg(rq->q, rq->bio, sg);
+#endif
+}
 #endif /* NVMEOF_COMPAT_NVME_HOST */
 
 #ifdef NVMEOF_COMPAT_NVMET
@@ -121,6 +225,51 @@ static inline bool nvmeof_req_may_use_p2pmem(struct nvmet_req *req)
 #else
 	return false;
 #endif
+}
+
+/*
+ * nvmet_fabrics_ops.host_traddr, where nvmet asks transports for a host's
+ * address: the initializer for it, or nothing.
+ */
+#ifdef HAVE_NVMET_OPS_HOST_TRADDR
+#define NVMEOF_OPS_HOST_TRADDR(fn)	.host_traddr = (fn),
+#else
+#define NVMEOF_OPS_HOST_TRADDR(fn)
+#endif
+
+/*
+ * The queue depth a port offers: its configurable max_queue_size where the
+ * port has one (settled by add_port, see nvmeof_port_settle_queue_size()),
+ * else nvmet's fixed NVMET_QUEUE_SIZE (CAP.MQES + 1).
+ */
+static inline u32 nvmeof_port_queue_size(struct nvmet_port *nport)
+{
+#ifdef HAVE_NVMET_PORT_MAX_QUEUE_SIZE
+	return nport->max_queue_size;
+#else
+	return NVMET_QUEUE_SIZE;
+#endif
+}
+
+/*
+ * Give a port without a configured max_queue_size the transport's default,
+ * and cap a configured one at @max; returns the size it was capped from, or
+ * 0. Nothing to settle where ports have no such setting.
+ */
+static inline int nvmeof_port_settle_queue_size(struct nvmet_port *nport,
+						int dflt, int max)
+{
+#ifdef HAVE_NVMET_PORT_MAX_QUEUE_SIZE
+	int asked = nport->max_queue_size;
+
+	if (asked < 0) {
+		nport->max_queue_size = dflt;
+	} else if (asked > max) {
+		nport->max_queue_size = max;
+		return asked;
+	}
+#endif
+	return 0;
 }
 #endif /* NVMEOF_COMPAT_NVMET */
 

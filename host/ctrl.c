@@ -381,6 +381,7 @@ static void nvme_rdma_set_inline_data_size(struct nvme_rdma_ctrl *ctrl)
 
 static int nvme_rdma_setup_ctrl(struct nvme_rdma_ctrl *ctrl, bool new)
 {
+	u16 max_queue_size;
 	int ret;
 	bool changed;
 
@@ -407,11 +408,14 @@ static int nvme_rdma_setup_ctrl(struct nvme_rdma_ctrl *ctrl, bool new)
 			 ctrl->ctrl.opts->queue_size, ctrl->ctrl.sqsize + 1);
 	}
 
-	if (ctrl->ctrl.sqsize + 1 > NVME_RDMA_MAX_QUEUE_SIZE) {
+	max_queue_size = ctrl->ctrl.max_integrity_segments ?
+			 NVME_RDMA_MAX_METADATA_QUEUE_SIZE :
+			 NVME_RDMA_MAX_QUEUE_SIZE;
+	if (ctrl->ctrl.sqsize + 1 > max_queue_size) {
 		dev_warn(ctrl->ctrl.device,
 			 "ctrl sqsize %u > max queue size %u, clamping down\n",
-			 ctrl->ctrl.sqsize + 1, NVME_RDMA_MAX_QUEUE_SIZE);
-		ctrl->ctrl.sqsize = NVME_RDMA_MAX_QUEUE_SIZE - 1;
+			 ctrl->ctrl.sqsize + 1, max_queue_size);
+		ctrl->ctrl.sqsize = max_queue_size - 1;
 	}
 
 	if (ctrl->ctrl.sqsize + 1 > ctrl->ctrl.maxcmd) {
@@ -458,6 +462,8 @@ destroy_io:
 		nvme_rdma_free_io_queues(ctrl);
 	}
 destroy_admin:
+	/* where the core starts keep-alive while the admin queue comes up */
+	nvme_stop_keep_alive(&ctrl->ctrl);
 	nvme_rdma_teardown_admin_queue(ctrl, new);
 	return ret;
 }
@@ -555,10 +561,12 @@ void nvme_rdma_map_queues(struct blk_mq_tag_set *set)
 			ctrl->io_queues[HCTX_TYPE_DEFAULT];
 		set->map[HCTX_TYPE_READ].queue_offset = 0;
 	}
-	blk_mq_rdma_map_queues(&set->map[HCTX_TYPE_DEFAULT],
-			       ctrl->device->dev, 0);
-	blk_mq_rdma_map_queues(&set->map[HCTX_TYPE_READ],
-			       ctrl->device->dev, 0);
+	/*
+	 * No RDMA driver reports completion vector affinity, so the RDMA
+	 * mapping helper (gone by 6.12) always fell back to this.
+	 */
+	blk_mq_map_queues(&set->map[HCTX_TYPE_DEFAULT]);
+	blk_mq_map_queues(&set->map[HCTX_TYPE_READ]);
 
 	if (opts->nr_poll_queues && ctrl->io_queues[HCTX_TYPE_POLL]) {
 		/* map dedicated poll queues only if we have queues left */
@@ -736,6 +744,9 @@ struct nvme_ctrl *nvme_rdma_create_ctrl(struct device *dev,
 			     0 /* no quirks, we're perfect! */);
 	if (ret)
 		goto out_kfree_queues;
+	ret = nvmeof_add_ctrl(&ctrl->ctrl);
+	if (ret)
+		goto out_put_ctrl;
 
 	changed = nvme_change_ctrl_state(&ctrl->ctrl, NVME_CTRL_CONNECTING);
 	WARN_ON_ONCE(!changed);
@@ -755,6 +766,7 @@ struct nvme_ctrl *nvme_rdma_create_ctrl(struct device *dev,
 
 out_uninit_ctrl:
 	nvme_uninit_ctrl(&ctrl->ctrl);
+out_put_ctrl:
 	nvme_put_ctrl(&ctrl->ctrl);
 	if (ret > 0)
 		ret = -EIO;

@@ -202,8 +202,8 @@ static void nvme_rdma_set_sig_domain(struct blk_integrity *bi,
 	if (control & NVME_RW_PRINFO_PRCHK_REF)
 		domain->sig.dif.ref_remap = true;
 
-	domain->sig.dif.app_tag = le16_to_cpu(cmd->rw.apptag);
-	domain->sig.dif.apptag_check_mask = le16_to_cpu(cmd->rw.appmask);
+	domain->sig.dif.app_tag = le16_to_cpu(nvmeof_rw_apptag(&cmd->rw));
+	domain->sig.dif.apptag_check_mask = le16_to_cpu(nvmeof_rw_appmask(&cmd->rw));
 	domain->sig.dif.app_escape = true;
 	if (pi_type == NVME_NS_DPS_PI_TYPE3)
 		domain->sig.dif.ref_escape = true;
@@ -258,7 +258,8 @@ static int nvme_rdma_map_sg_pi(struct nvme_rdma_queue *queue,
 	struct ib_reg_wr *wr = &req->reg_wr;
 	struct request *rq = blk_mq_rq_from_pdu(req);
 	struct nvme_ns *ns = rq->q->queuedata;
-	struct bio *bio = rq->bio;
+	struct blk_integrity *bi = blk_get_integrity(rq->bio->bi_bdev->bd_disk);
+	u32 xfer_len;
 	int nr, ret;
 
 	req->mr = ib_mr_pool_get(queue->qp, &queue->qp->sig_mrs);
@@ -273,13 +274,22 @@ static int nvme_rdma_map_sg_pi(struct nvme_rdma_queue *queue,
 		goto mr_put;
 	}
 
-	nvme_rdma_set_sig_attrs(blk_get_integrity(bio->bi_bdev->bd_disk), c,
-				req->mr->sig_attrs, ns->pi_type);
+	nvme_rdma_set_sig_attrs(bi, c, req->mr->sig_attrs,
+				nvmeof_ns_pi_type(ns));
 	nvme_rdma_set_prot_checks(c, &req->mr->sig_attrs->check_mask);
 
 	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
+	xfer_len = req->mr->length;
+	/*
+	 * Without a metadata buffer the controller inserts and strips the PI
+	 * (PRACT), and the wire carries it: the transfer is longer than the
+	 * MR by the PI of every interval (as stock since 6.12).
+	 */
+	if (!pi_count)
+		xfer_len += (xfer_len >> bi->interval_exp) *
+			    nvmeof_ns_pi_size(ns);
 	ret = nvmeof_put_keyed_sgl(&c->common.dptr.ksgl, req->mr->iova,
-				   req->mr->length, req->mr->rkey, false);
+				   xfer_len, req->mr->rkey, false);
 	if (unlikely(ret))
 		goto mr_put;
 
@@ -327,20 +337,20 @@ static int nvme_rdma_dma_map_req(struct ib_device *ibdev, struct request *rq,
 	}
 
 	if (blk_integrity_rq(rq)) {
-		req->metadata_sgl->sg_table.sgl =
+		struct scatterlist *md_sgl =
 			(struct scatterlist *)(req->metadata_sgl + 1);
+
+		req->metadata_sgl->sg_table.sgl = md_sgl;
 		ret = sg_alloc_table_chained(&req->metadata_sgl->sg_table,
-					     blk_rq_count_integrity_sg(rq->q, rq->bio),
-					     req->metadata_sgl->sg_table.sgl,
-					     NVME_INLINE_METADATA_SG_CNT);
+					     nvmeof_rq_count_integrity_sg(rq),
+					     md_sgl, NVME_INLINE_METADATA_SG_CNT);
 		if (unlikely(ret)) {
 			ret = -ENOMEM;
 			goto out_unmap_sg;
 		}
 
-		req->metadata_sgl->nents =
-			blk_rq_map_integrity_sg(rq->q, rq->bio,
-						req->metadata_sgl->sg_table.sgl);
+		req->metadata_sgl->nents = nvmeof_rq_map_integrity_sg(rq,
+								      md_sgl);
 		*pi_count = ib_dma_map_sg(ibdev,
 					  req->metadata_sgl->sg_table.sgl,
 					  req->metadata_sgl->nents,
@@ -787,7 +797,7 @@ static blk_status_t nvme_rdma_queue_rq(struct blk_mq_hw_ctx *hctx,
 	    queue->pi_support &&
 	    (c->common.opcode == nvme_cmd_write ||
 	     c->common.opcode == nvme_cmd_read) &&
-	    nvme_ns_has_pi(ns))
+	    nvmeof_ns_has_pi(ns))
 		req->use_sig_mr = true;
 	else
 		req->use_sig_mr = false;

@@ -4,7 +4,7 @@
 # image.sh - build our modules for one rig kernel and the guest image that
 # carries them. Prints the image path.
 #
-# Usage: rig/image.sh stock|debug
+# Usage: rig/image.sh stock [KVER] | debug
 # The base layer (tools + kernel modules) is cached per kernel and per
 # mkinitramfs.sh; the overlay (our modules, /init, scenarios) is rebuilt each
 # time because it is small.
@@ -13,7 +13,7 @@ set -euo pipefail
 . "$NVMEOF_ROOT/rig/kernels.sh"
 
 name=$1
-rig_kernel "$name"
+rig_kernel "$name" "${2:-}"
 out=$NVMEOF_ROOT/build/rig/$KVER
 mkdir -p "$out"
 

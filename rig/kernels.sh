@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
-# kernels.sh - what each rig kernel is. Source, then call rig_kernel NAME to
-# set KVER, KDIR, VMLINUZ, MODROOT and SLOWDOWN for it.
-#   stock   Debian's own kernel (the newest installed with headers)
+# kernels.sh - what each rig kernel is. Source, then call rig_kernel NAME
+# [KVER] to set KVER, KDIR, VMLINUZ, MODROOT and SLOWDOWN for it.
+#   stock   a Debian kernel: KVER, default the newest installed with headers
 #   debug   the same linux-source with KUnit, KASAN, lockdep, rxe and siw
 #           (built once by scripts/debug-kernel.sh, cached outside the repo)
 
 rig_kernel() {
 	case $1 in
 	stock)
-		KVER=$("$NVMEOF_ROOT/scripts/kver.sh") || return 1
+		KVER=${2:-$("$NVMEOF_ROOT/scripts/kver.sh")} || return 1
 		KDIR=/lib/modules/$KVER/build
 		VMLINUZ=/boot/vmlinuz-$KVER
 		MODROOT=/

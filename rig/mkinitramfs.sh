@@ -102,13 +102,19 @@ build_overlay() {
 	# build IDs of both variants of each transport, so the guest can prove
 	# which one is loaded (/sys/module/*/notes): Debian's in-tree modules have
 	# no srcversion (CONFIG_MODULE_SRCVERSION_ALL is off)
+	# (Debian compresses its modules from 6.12 on: .ko.xz)
 	local ko
 	for ko in "$stage/lib/modules/$kver/updates/"*.ko \
-		"$base/lib/modules/$kver/kernel/drivers/nvme/host/nvme-rdma.ko" \
-		"$base/lib/modules/$kver/kernel/drivers/nvme/target/nvmet-rdma.ko"; do
+		"$base/lib/modules/$kver/kernel/drivers/nvme/host/nvme-rdma.ko"* \
+		"$base/lib/modules/$kver/kernel/drivers/nvme/target/nvmet-rdma.ko"*; do
+		case $ko in
+		*.xz) xz -dc "$ko" > "$stage/elf.tmp" ;;
+		*) cp "$ko" "$stage/elf.tmp" ;;
+		esac
 		printf '%s %s\n' "${ko#"$stage"}" \
-			"$(readelf -n "$ko" | sed -n 's/.*Build ID: //p')"
+			"$(readelf -n "$stage/elf.tmp" | sed -n 's/.*Build ID: //p')"
 	done | sed "s|^$base||" > "$stage/rig/buildids"
+	rm -f "$stage/elf.tmp"
 	cp "$NVMEOF_ROOT/rig/guest/init" "$stage/init"
 	chmod +x "$stage/init"
 	cp "$NVMEOF_ROOT/rig/guest/lib.sh" "$NVMEOF_ROOT/rig/guest/demo.sh" \

@@ -10,9 +10,11 @@
 set -euo pipefail
 
 PKGS=(
-	# the kernel we build for and boot in the guest, its headers, and its
-	# source (for the private nvme headers and the debug kernel)
+	# the kernels we build for and boot in the guest, their headers, and
+	# their source (for the private nvme headers; 6.1's for the debug
+	# kernel): Debian 12's own 6.1 and the 6.12 it carries for Debian 13
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
+	linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12
 	# out-of-tree and kernel builds
 	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio
 	xz-utils zstd kmod sparse python3 dkms rsync git

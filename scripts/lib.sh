@@ -11,17 +11,22 @@ NVMEOF_ROOT=${NVMEOF_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 log() { printf '[nvmeof-rdma] %s\n' "$*" >&2; }
 die() { printf '[nvmeof-rdma] error: %s\n' "$*" >&2; exit 1; }
 
-# newest_debian_kver - newest installed Debian kernel that has headers.
-newest_debian_kver() {
-	local d best=
+# debian_kvers - every installed Debian kernel that has headers, oldest
+# first, one per line.
+debian_kvers() {
+	local d
 	for d in /lib/modules/*/build; do
 		[ -e "$d/Makefile" ] || continue
 		d=${d%/build}; d=${d##*/}
 		case $d in *-nvmeof-debug) continue ;; esac
 		[ -e "/boot/vmlinuz-$d" ] || continue
-		best=$(printf '%s\n%s\n' "$best" "$d" | sed '/^$/d' | sort -V | tail -1)
-	done
-	printf '%s\n' "$best"
+		printf '%s\n' "$d"
+	done | sort -V
+}
+
+# newest_debian_kver - newest installed Debian kernel that has headers.
+newest_debian_kver() {
+	debian_kvers | tail -1
 }
 
 # default_kver - the running kernel if it has a build dir, else the newest

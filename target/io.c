@@ -9,7 +9,6 @@
 #include <linux/blk-integrity.h>
 #include <linux/nvme.h>
 #include <linux/slab.h>
-#include <asm/unaligned.h>
 
 #include <rdma/ib_verbs.h>
 #include <rdma/rw.h>
@@ -179,8 +178,8 @@ static void nvmet_rdma_set_sig_domain(struct blk_integrity *bi,
 	if (control & NVME_RW_PRINFO_PRCHK_REF)
 		domain->sig.dif.ref_remap = true;
 
-	domain->sig.dif.app_tag = le16_to_cpu(cmd->rw.apptag);
-	domain->sig.dif.apptag_check_mask = le16_to_cpu(cmd->rw.appmask);
+	domain->sig.dif.app_tag = le16_to_cpu(nvmeof_rw_apptag(&cmd->rw));
+	domain->sig.dif.apptag_check_mask = le16_to_cpu(nvmeof_rw_appmask(&cmd->rw));
 	domain->sig.dif.app_escape = true;
 	if (pi_type == NVME_NS_DPS_PI_TYPE3)
 		domain->sig.dif.ref_escape = true;

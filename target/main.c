@@ -51,7 +51,21 @@ static u8 nvmet_rdma_get_mdts(const struct nvmet_ctrl *ctrl)
 
 static u16 nvmet_rdma_get_max_queue_size(const struct nvmet_ctrl *ctrl)
 {
+	if (ctrl->pi_support)
+		return NVME_RDMA_MAX_METADATA_QUEUE_SIZE;
 	return NVME_RDMA_MAX_QUEUE_SIZE;
+}
+
+/* the host's address of a controller: that of its admin queue's peer */
+static ssize_t __maybe_unused nvmet_rdma_host_port_addr(struct nvmet_ctrl *ctrl,
+							char *traddr,
+							size_t traddr_len)
+{
+	struct nvmet_rdma_queue *queue =
+		container_of(ctrl->sqs[0], struct nvmet_rdma_queue, nvme_sq);
+
+	return snprintf(traddr, traddr_len, "%pISc",
+			(struct sockaddr *)&queue->cm_id->route.addr.dst_addr);
 }
 
 const struct nvmet_fabrics_ops nvmet_rdma_ops = {
@@ -66,6 +80,7 @@ const struct nvmet_fabrics_ops nvmet_rdma_ops = {
 	.disc_traddr		= nvmet_rdma_disc_port_addr,
 	.get_mdts		= nvmet_rdma_get_mdts,
 	.get_max_queue_size	= nvmet_rdma_get_max_queue_size,
+	NVMEOF_OPS_HOST_TRADDR(nvmet_rdma_host_port_addr)
 };
 
 static void nvmet_rdma_remove_one(struct ib_device *ib_device, void *client_data)

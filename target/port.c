@@ -121,7 +121,7 @@ int nvmet_rdma_add_port(struct nvmet_port *nport)
 {
 	struct nvmet_rdma_port *port;
 	__kernel_sa_family_t af;
-	int ret;
+	int asked, ret;
 
 	port = kzalloc(sizeof(*port), GFP_KERNEL);
 	if (!port)
@@ -153,6 +153,13 @@ int nvmet_rdma_add_port(struct nvmet_port *nport)
 			NVMET_RDMA_MAX_INLINE_DATA_SIZE);
 		nport->inline_data_size = NVMET_RDMA_MAX_INLINE_DATA_SIZE;
 	}
+
+	asked = nvmeof_port_settle_queue_size(nport,
+					      NVME_RDMA_DEFAULT_QUEUE_SIZE,
+					      NVME_RDMA_MAX_QUEUE_SIZE);
+	if (asked)
+		pr_warn("max_queue_size %d is too large, reducing to %u\n",
+			asked, NVME_RDMA_MAX_QUEUE_SIZE);
 
 	ret = inet_pton_with_scope(&init_net, af, nport->disc_addr.traddr,
 				   nport->disc_addr.trsvcid, &port->addr);

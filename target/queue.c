@@ -639,14 +639,15 @@ static void nvmet_rdma_release_queue_work(struct work_struct *w)
 
 static int
 nvmet_rdma_parse_cm_connect_req(struct rdma_conn_param *conn,
+				struct nvmet_port *nport,
 				struct nvmet_rdma_queue *queue)
 {
 	struct nvmeof_cm_req_params p;
 	int ret;
 
-	/* NVMET_QUEUE_SIZE - 1 is the CAP.MQES nvmet reports */
+	/* the port's queue size - 1 is the CAP.MQES nvmet reports */
 	ret = nvmeof_parse_cm_req(conn->private_data, conn->private_data_len,
-				  NVMET_QUEUE_SIZE, &p);
+				  nvmeof_port_queue_size(nport), &p);
 	if (ret)
 		return ret;
 
@@ -724,7 +725,8 @@ nvmet_rdma_alloc_queue(struct nvmet_rdma_device *ndev,
 		goto out_free_queue;
 	}
 
-	ret = nvmet_rdma_parse_cm_connect_req(&event->param.conn, queue);
+	ret = nvmet_rdma_parse_cm_connect_req(&event->param.conn, port->nport,
+					      queue);
 	if (ret)
 		goto out_destroy_sq;
 

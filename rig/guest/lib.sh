@@ -107,10 +107,13 @@ rig_setup_rdma() {
 rig_module_path() {
 	case $1 in
 	ours) echo /lib/modules/$KVER/updates/$2.ko ;;
-	stock) case $2 in
-	       nvme-rdma) echo /lib/modules/$KVER/kernel/drivers/nvme/host/$2.ko ;;
-	       nvmet-rdma) echo /lib/modules/$KVER/kernel/drivers/nvme/target/$2.ko ;;
-	       esac ;;
+	stock) local d
+	       case $2 in
+	       nvme-rdma) d=host ;;
+	       nvmet-rdma) d=target ;;
+	       esac
+	       # compressed (.ko.xz) from Debian's 6.12 on
+	       ls /lib/modules/$KVER/kernel/drivers/nvme/$d/$2.ko* | head -1 ;;
 	esac
 }
 

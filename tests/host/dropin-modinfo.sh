@@ -31,6 +31,7 @@ check() {	# check OURS STOCK
 	[ "$(modinfo -F version "$ours")" = "$(cat "$build/version")" ] ||
 		{ echo "RESULT FAIL $(basename "$ours"): MODULE_VERSION is not the version the build recorded"; exit 0; }
 }
-check "$build/host/nvme-rdma.ko" "$stock/host/nvme-rdma.ko"
-check "$build/target/nvmet-rdma.ko" "$stock/target/nvmet-rdma.ko"
+# Debian compresses its modules from 6.12 on (.ko.xz); modinfo reads both
+check "$build/host/nvme-rdma.ko" "$(ls "$stock"/host/nvme-rdma.ko* | head -1)"
+check "$build/target/nvmet-rdma.ko" "$(ls "$stock"/target/nvmet-rdma.ko* | head -1)"
 echo "RESULT PASS"

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <netdb.h>
 #include <rdma/rdma_cma.h>
 
@@ -287,6 +288,8 @@ int main(int argc, char **argv)
 	}
 	c = argv[3];
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* never outlive the scenario, whatever the host does or fails to do */
+	alarm(120);
 	accept_one(argv[1], argv[2]);
 
 	cmd = next_command();
