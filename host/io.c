@@ -777,12 +777,15 @@ static blk_status_t nvme_rdma_queue_rq(struct blk_mq_hw_ctx *hctx,
 	blk_status_t ret;
 	int err = 0;
 
-	/* the queue's command ring has a buffer for every tag of its set */
-	if (WARN_ON_ONCE((u32)rq->tag >= queue->nr_sqes))
-		return BLK_STS_IOERR;
-
 	if (!nvme_check_ready(&queue->ctrl->ctrl, rq, queue_ready))
 		return nvme_fail_nonready_command(&queue->ctrl->ctrl, rq);
+
+	/*
+	 * A queue that takes commands has its command ring, with a buffer
+	 * for every tag of its set (one torn down has none).
+	 */
+	if (WARN_ON_ONCE((u32)rq->tag >= queue->nr_sqes))
+		return BLK_STS_IOERR;
 
 	dev = queue->device->dev;
 	req->rsp_received = false;
