@@ -433,6 +433,23 @@ static void nvmet_rdma_fit_port_inline(struct nvmet_port *nport,
 	nport->inline_data_size = ndev->inline_data_size;
 }
 
+/*
+ * A port asking for T10-PI on a device without integrity offload serves
+ * without it, with a warning (as stock) -- also when another port brought
+ * the device up first: stock checks only then, and the port's next queue
+ * pair, created with integrity enabled, fails on such a device.
+ */
+static void nvmet_rdma_fit_port_pi(struct nvmet_port *nport,
+				   struct ib_device *device)
+{
+	if (!nport->pi_enable ||
+	    (device->attrs.kernel_cap_flags & IBK_INTEGRITY_HANDOVER))
+		return;
+	pr_warn("T10-PI is not supported by device %s. Disabling it\n",
+		device->name);
+	nport->pi_enable = false;
+}
+
 static struct nvmet_rdma_device *
 nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 {
@@ -448,6 +465,7 @@ nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 		if (ndev->device->node_guid == cm_id->device->node_guid &&
 		    kref_get_unless_zero(&ndev->ref)) {
 			nvmet_rdma_fit_port_inline(nport, ndev);
+			nvmet_rdma_fit_port_pi(nport, ndev->device);
 			goto out_unlock;
 		}
 	}
@@ -469,12 +487,7 @@ nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 	ndev->inline_data_size = nport->inline_data_size;
 	ndev->inline_page_count = inline_page_count;
 
-	if (nport->pi_enable && !(cm_id->device->attrs.kernel_cap_flags &
-				  IBK_INTEGRITY_HANDOVER)) {
-		pr_warn("T10-PI is not supported by device %s. Disabling it\n",
-			cm_id->device->name);
-		nport->pi_enable = false;
-	}
+	nvmet_rdma_fit_port_pi(nport, cm_id->device);
 
 	ndev->device = cm_id->device;
 	kref_init(&ndev->ref);
