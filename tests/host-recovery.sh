@@ -76,9 +76,16 @@ rig_check "fio ended (its device is gone) instead of hanging" \
 wait $pid
 rig_log "fio exit status after the device removal: $? (non-zero expected)"
 
-# 4. the RDMA device comes back: the target's port listens again (it
-# retries its listener) and a new connect works
+# 4. the RDMA device comes back: our target's port listens again by itself
+# (it retries its listener); the stock target's stays deaf until the port is
+# disabled and enabled by hand, which is done for it here. Then a new
+# connect works.
 rig_check "rdma link add $RIG_RDMA_DEV again" rdma link add $RIG_RDMA_DEV type ${RIG_RDMA_DEV%0} netdev d0
+if [ "$RIG_TARGET" = stock ]; then
+	rig_log "stock target: cycling the port by hand"
+	rig_check "port disabled" rm "$port/subsystems/$RIG_NQN"
+	rig_check "port enabled" ln -s "$NVMET_CFS/subsystems/$RIG_NQN" "$port/subsystems/$RIG_NQN"
+fi
 ns=$(rig_wait 30 rig_connect $RIG_IP4 4420)
 rig_check "connect after the device came back" test -b "$ns"
 rig_check "verified I/O on the new device" rig_fio_verify "$ns" randrw 16k 8 1 4M

@@ -3,7 +3,9 @@
 # I/O from the host: an IPv4 address with in-capsule data off (0), IPv6 with
 # 4 KiB, the IPv4 wildcard address with 16 KiB (the largest, as stock), an
 # inline size above the largest (capped, with a warning), two ports at once
-# (and module unload refused while they are enabled);
+# (and module unload refused while they are enabled); T10-PI asked for on a
+# device without it (served without, with a warning, also when another port
+# has the device up already); a file namespace beside the block device;
 # then the target reloaded with a shared receive queue (use_srq=Y), with and
 # without in-capsule data.
 # rig: pairs=ours/ours,stock/ours kernels=stock,debug rdma=rxe timeout=420
@@ -51,6 +53,37 @@ rig_check "two ports: verified I/O after the refused unload" rig_fio_verify "$(r
 rig_check "two ports: disconnect both" rig_disconnect
 rig_check "two ports: controllers gone" rig_wait 20 eval '! ls -d /sys/class/nvme/nvme*/ > /dev/null 2>&1'
 rig_check "two ports: unexport" rig_unexport
+
+# T10-PI asked for on a device without integrity offload: the target says
+# so and serves without it (as stock), also when another port has the
+# device up already (stock then fails the connect: its QP asks for PI)
+p=$NVMET_CFS/ports/5
+rig_check "pi: plain port" rig_export "$dev" 1 "$RIG_IP4" ipv4 4420
+ns=$(rig_connect "$RIG_IP4" 4420)
+rig_check "pi: a controller through the plain port" test -b "$ns"
+rig_check "pi: PI port created" sh -c "mkdir $p && echo rdma > $p/addr_trtype &&
+	echo ipv6 > $p/addr_adrfam && echo $RIG_IP6 > $p/addr_traddr &&
+	echo 4421 > $p/addr_trsvcid && echo 1 > $p/param_pi_enable"
+rig_check "pi: PI port enabled" ln -s "$NVMET_CFS/subsystems/$RIG_NQN" "$p/subsystems/$RIG_NQN"
+rig_check "pi: connect through the PI port" sh -c "nvme connect -t rdma -a $RIG_IP6 -s 4421 -n $RIG_NQN >&2"
+rig_check "pi: two controllers" rig_wait 20 eval '[ $(ls -d /sys/class/nvme/nvme*/ | wc -l) -eq 2 ]'
+rig_check "pi: the target said PI is off on $RIG_RDMA_DEV" \
+	sh -c "dmesg | grep -q 'T10-PI is not supported by device $RIG_RDMA_DEV. Disabling it'"
+rig_check "pi: verified I/O over both" rig_fio_verify "$(rig_nvme_ns)" randwrite 4k 8 2 1M
+
+# a file namespace next to the block device one (tmpfs needs buffered I/O)
+sub=$NVMET_CFS/subsystems/$RIG_NQN
+truncate -s 32M /tmp/ns2.img
+rig_check "file namespace: create" sh -c "mkdir $sub/namespaces/2 &&
+	printf /tmp/ns2.img > $sub/namespaces/2/device_path &&
+	echo 1 > $sub/namespaces/2/buffered_io && echo 1 > $sub/namespaces/2/enable"
+ns2() { ls /dev/nvme*n2 2>/dev/null | head -1; }
+rig_check "file namespace: appears on the host" rig_wait 20 eval 'test -b "$(ns2)"'
+rig_check "file namespace: 4k randwrite QD8" rig_fio_verify "$(ns2)" randwrite 4k 8 1 2M
+rig_check "file namespace: 128k randrw QD4" rig_fio_verify "$(ns2)" randrw 128k 4 1 4M
+rig_check "pi/file: disconnect" rig_disconnect
+rig_check "pi/file: controllers gone" rig_wait 20 eval '! ls -d /sys/class/nvme/nvme*/ > /dev/null 2>&1'
+rig_check "pi/file: unexport" rig_unexport
 
 # shared receive queue
 rig_check "rmmod nvmet-rdma" $RMMOD nvmet-rdma
