@@ -95,18 +95,14 @@ static void nvme_rdma_unmap_data(struct nvme_rdma_queue *queue,
 	struct nvme_rdma_request *req = blk_mq_rq_to_pdu(rq);
 	struct nvme_rdma_device *dev = queue->device;
 	struct ib_device *ibdev = dev->dev;
-	struct list_head *pool = &queue->qp->rdma_mrs;
 
 	if (!blk_rq_nr_phys_segments(rq))
 		return;
 
-	if (req->use_sig_mr)
-		pool = &queue->qp->sig_mrs;
-
-	if (req->mr) {
-		ib_mr_pool_put(queue->qp, pool, req->mr);
-		req->mr = NULL;
-	}
+	/* a data MR is the tag's own: nothing to give back */
+	if (req->mr && req->use_sig_mr)
+		ib_mr_pool_put(queue->qp, &queue->qp->sig_mrs, req->mr);
+	req->mr = NULL;
 
 	nvme_rdma_dma_unmap_req(ibdev, rq);
 }
@@ -153,9 +149,7 @@ static int nvme_rdma_map_sg_fr(struct nvme_rdma_queue *queue,
 	struct request *rq = blk_mq_rq_from_pdu(req);
 	int nr, ret;
 
-	req->mr = ib_mr_pool_get(queue->qp, &queue->qp->rdma_mrs);
-	if (WARN_ON_ONCE(!req->mr))
-		return -EAGAIN;
+	req->mr = queue->mrs[rq->tag];
 
 	/*
 	 * Align the MR to a 4K page size to match the ctrl page size and
@@ -165,14 +159,14 @@ static int nvme_rdma_map_sg_fr(struct nvme_rdma_queue *queue,
 			  SZ_4K);
 	if (unlikely(nr < count)) {
 		ret = nr < 0 ? nr : -EINVAL;
-		goto mr_put;
+		goto out_no_mr;
 	}
 
 	ib_update_fast_reg_key(req->mr, ib_inc_rkey(req->mr->rkey));
 	ret = nvmeof_put_keyed_sgl(&c->common.dptr.ksgl, req->mr->iova,
 				   req->mr->length, req->mr->rkey, true);
 	if (unlikely(ret))
-		goto mr_put;
+		goto out_no_mr;
 
 	req->reg_cqe.done = nvme_rdma_memreg_done;
 	memset(&req->reg_wr, 0, sizeof(req->reg_wr));
@@ -184,8 +178,7 @@ static int nvme_rdma_map_sg_fr(struct nvme_rdma_queue *queue,
 	req->reg_wr.access = nvmeof_host_mr_access(rq_data_dir(rq) == WRITE);
 	return 0;
 
-mr_put:
-	ib_mr_pool_put(queue->qp, &queue->qp->rdma_mrs, req->mr);
+out_no_mr:
 	req->mr = NULL;
 	return ret;
 }

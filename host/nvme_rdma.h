@@ -101,6 +101,12 @@ struct nvme_rdma_queue {
 	struct nvme_command	*sqes;
 	u64			sqes_dma;
 	u32			nr_sqes;
+	/*
+	 * A fast-registration MR per tag (nr_sqes of them): a request's MR
+	 * is its tag's, free again once the request completes, so taking one
+	 * needs no pool and no lock. PI requests use the qp's sig_mrs pool.
+	 */
+	struct ib_mr		**mrs;
 	int			queue_size;
 	u32			inline_data_size;
 	struct nvme_rdma_ctrl	*ctrl;

@@ -101,6 +101,37 @@ static void nvme_rdma_free_sqes(struct ib_device *ibdev,
 	queue->nr_sqes = 0;
 }
 
+static void nvme_rdma_free_mrs(struct nvme_rdma_queue *queue)
+{
+	u32 i;
+
+	for (i = 0; i < queue->nr_sqes && queue->mrs[i]; i++)
+		ib_dereg_mr(queue->mrs[i]);
+	kfree(queue->mrs);
+	queue->mrs = NULL;
+}
+
+/* an MR for every tag (nr_sqes, set by nvme_rdma_alloc_sqes()) */
+static int nvme_rdma_alloc_mrs(struct nvme_rdma_queue *queue, u32 pages)
+{
+	u32 i;
+
+	queue->mrs = kcalloc(queue->nr_sqes, sizeof(*queue->mrs), GFP_KERNEL);
+	if (!queue->mrs)
+		return -ENOMEM;
+	for (i = 0; i < queue->nr_sqes; i++) {
+		struct ib_mr *mr = ib_alloc_mr(queue->device->pd,
+					       IB_MR_TYPE_MEM_REG, pages);
+
+		if (IS_ERR(mr)) {
+			nvme_rdma_free_mrs(queue);
+			return PTR_ERR(mr);
+		}
+		queue->mrs[i] = mr;
+	}
+	return 0;
+}
+
 static struct nvme_rdma_qe *nvme_rdma_alloc_ring(struct ib_device *ibdev,
 						 size_t ib_queue_size,
 						 size_t capsule_size,
@@ -286,7 +317,7 @@ static void nvme_rdma_destroy_queue_ib(struct nvme_rdma_queue *queue)
 
 	if (queue->pi_support)
 		ib_mr_pool_destroy(queue->qp, &queue->qp->sig_mrs);
-	ib_mr_pool_destroy(queue->qp, &queue->qp->rdma_mrs);
+	nvme_rdma_free_mrs(queue);
 
 	/*
 	 * The cm_id object might have been destroyed during RDMA connection
@@ -408,14 +439,11 @@ static int nvme_rdma_create_queue_ib(struct nvme_rdma_queue *queue)
 	 * so one additional entry is required.
 	 */
 	pages_per_mr = nvme_rdma_get_max_fr_pages(ibdev, queue->pi_support) + 1;
-	ret = ib_mr_pool_init(queue->qp, &queue->qp->rdma_mrs,
-			      queue->queue_size,
-			      IB_MR_TYPE_MEM_REG,
-			      pages_per_mr, 0);
+	ret = nvme_rdma_alloc_mrs(queue, pages_per_mr);
 	if (ret) {
 		dev_err(queue->ctrl->ctrl.device,
-			"failed to initialize MR pool sized %d for QID %d\n",
-			queue->queue_size, nvme_rdma_queue_idx(queue));
+			"failed to allocate %u MRs for QID %d\n",
+			queue->nr_sqes, nvme_rdma_queue_idx(queue));
 		goto out_destroy_sqe_ring;
 	}
 
@@ -436,7 +464,7 @@ static int nvme_rdma_create_queue_ib(struct nvme_rdma_queue *queue)
 	return 0;
 
 out_destroy_mr_pool:
-	ib_mr_pool_destroy(queue->qp, &queue->qp->rdma_mrs);
+	nvme_rdma_free_mrs(queue);
 out_destroy_sqe_ring:
 	nvme_rdma_free_sqes(ibdev, queue);
 out_destroy_rsp_ring:
