@@ -105,6 +105,8 @@ static void nvme_rdma_free_mrs(struct nvme_rdma_queue *queue)
 {
 	u32 i;
 
+	if (!queue->mrs)
+		return;
 	for (i = 0; i < queue->nr_sqes && queue->mrs[i]; i++)
 		ib_dereg_mr(queue->mrs[i]);
 	kfree(queue->mrs);
