@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # data-verify: export a RAM disk over RDMA, connect with `nvme connect -t
 # rdma`, and check every byte with fio --verify=crc32c from 512 B to 1 MiB,
-# sequential and random, QD 1 to 32; then disconnect and unload cleanly.
+# sequential and random, QD 1 to 128, up to 4 jobs; then disconnect and
+# unload cleanly.
 # iWARP semantics (siw) are covered for our own pair. The stock pair is the
 # rig's own proof on Debian's kernel; on the debug kernel only pairings with
 # one of our modules run (stock on stock proves nothing about ours there).
@@ -24,6 +25,8 @@ rig_check "4k randwrite QD16" rig_fio_verify "$ns" randwrite 4k 16 1 4M
 rig_check "16k write QD4 (in-capsule on our target)" rig_fio_verify "$ns" write 16k 4 1 4M
 rig_check "128k randrw QD8 2 jobs" rig_fio_verify "$ns" randrw 128k 8 2 8M
 rig_check "1m write QD32" rig_fio_verify "$ns" write 1m 32 1 16M
+# the queue's full depth (queue_size 128) from several jobs at once
+rig_check "4k randrw QD128 4 jobs" rig_fio_verify "$ns" randrw 4k 128 4 2M
 
 rig_check "nvme disconnect" rig_disconnect
 rig_check "namespace gone" rig_wait 10 eval '! rig_has_ns'
