@@ -6,8 +6,10 @@
 # and ID, source address, TOS, keep-alive, reconnect timers,
 # fast_io_fail_tmo and ctrl_loss_tmo with the port gone, duplicate_connect,
 # disable_sqflow, IPv6 on another service ID, discovery and connect-all.
-# Failed connects (nothing listening, wrong NQN, an address the host does
-# not have) must fail cleanly, and the module unload afterwards.
+# Failed connects (nothing listening, wrong NQN, an address nothing routes
+# to, a source address the host does not have) must fail cleanly; a target
+# granting fewer queues than asked gives a working controller with fewer;
+# the module unloads afterwards.
 # rig: pairs=ours/ours,ours/stock debug-pairs=ours/ours kernels=stock,debug rdma=rxe timeout=300
 
 rig_setup_rdma
@@ -116,7 +118,24 @@ rig_check "unknown NQN: connect fails" \
 	sh -c "! nvme connect -t rdma -a $RIG_IP4 -s 4420 -n $RIG_NQN.nope"
 rig_check "host_traddr this host does not have: connect fails" \
 	sh -c "! nvme connect -t rdma -a $RIG_IP4 -s 4420 -n $RIG_NQN --host-traddr=10.77.0.99"
+rig_check "an address nothing routes to: connect fails" \
+	sh -c "! nvme connect -t rdma -a 10.99.0.1 -s 4420 -n $RIG_NQN"
 rig_check "no controller left by failed connects" no_ctrl
+
+# 5b. the target grants fewer I/O queues than asked for: the host comes up
+# with what it got (one queue for everything, no poll queue)
+qmax=$NVMET_CFS/subsystems/$RIG_NQN/attr_qid_max
+old_qmax=$(cat $qmax)
+rig_check "target limited to 1 I/O queue" sh -c "echo 1 > $qmax"
+n=$(dmesg | wc -l)
+ns=$(rig_connect $RIG_IP4 4420 --nr-io-queues=1 --nr-write-queues=1 --nr-poll-queues=1)
+rig_check "connect asking for 3 I/O queues" test -b "$ns"
+rig_check "queue_count: admin + the 1 granted" attr_is queue_count 2
+rig_check "the host says it creates 1 I/O queue" \
+	sh -c "dmesg | tail -n +$((n + 1)) | grep -q 'creating 1 I/O queues'"
+rig_check "verified I/O on the one queue" rig_fio_verify "$ns" randrw 16k 8 1 2M
+rig_check "disconnect" disconnect_all
+rig_check "target limit restored" sh -c "echo $old_qmax > $qmax"
 
 # 6. fast_io_fail_tmo and ctrl_loss_tmo: with the port gone, I/O fails
 # after fast_io_fail_tmo (not when the controller is finally lost) and the

@@ -77,7 +77,7 @@ truncate -s 32M /tmp/ns2.img
 rig_check "file namespace: create" sh -c "mkdir $sub/namespaces/2 &&
 	printf /tmp/ns2.img > $sub/namespaces/2/device_path &&
 	echo 1 > $sub/namespaces/2/buffered_io && echo 1 > $sub/namespaces/2/enable"
-ns2() { ls /dev/nvme*n2 2>/dev/null | head -1; }
+ns2() { rig_nvme_ns 2; }
 rig_check "file namespace: appears on the host" rig_wait 20 eval 'test -b "$(ns2)"'
 rig_check "file namespace: 4k randwrite QD8" rig_fio_verify "$(ns2)" randwrite 4k 8 1 2M
 rig_check "file namespace: 128k randrw QD4" rig_fio_verify "$(ns2)" randrw 128k 4 1 4M

@@ -226,14 +226,18 @@ rig_unexport() {
 	done
 }
 
-# rig_nvme_ns - the block device of our subsystem's namespace 1, if present:
+# rig_nvme_ns [NSID] - the block device of our subsystem's namespace NSID
+# (default 1), if present:
 # the multipath head (under the nvme-subsystem) or, without multipath, the
-# controller's own namespace.
+# controller's own namespace. Found by its nsid, not its name: a head that
+# comes back while the old one is still being torn down gets another
+# instance number (nvme0n2 for namespace 1).
 rig_nvme_ns() {
 	local s d
 	for s in /sys/class/nvme-subsystem/nvme-subsys* /sys/class/nvme/nvme*; do
 		[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$RIG_NQN" ] || continue
-		for d in "$s"/nvme*n1; do
+		for d in "$s"/nvme*n*; do
+			[ "$(cat "$d/nsid" 2>/dev/null)" = "${1:-1}" ] || continue
 			[ -b "/dev/${d##*/}" ] || continue
 			echo "/dev/${d##*/}"
 			return 0
