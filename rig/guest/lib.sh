@@ -226,6 +226,19 @@ rig_unexport() {
 	done
 }
 
+# rig_dev_node NAME - make /dev/NAME if the kernel has block device NAME but
+# devtmpfs has no node for it: on the debug kernel a namespace head that
+# comes back under its old name right after the old one went (device removed
+# and re-added) was seen in sysfs without its /dev node. A real system's udev
+# creates nodes from sysfs; the guest has only devtmpfs.
+rig_dev_node() {
+	local mm
+	[ -b "/dev/$1" ] && return 0
+	mm=$(cat "/sys/class/block/$1/dev" 2>/dev/null) || return 1
+	rig_log "no /dev/$1 for block device $mm: creating it (udev's job)" >&2
+	mknod "/dev/$1" b "${mm%%:*}" "${mm##*:}"
+}
+
 # rig_nvme_ns [NSID] - the block device of our subsystem's namespace NSID
 # (default 1), if present:
 # the multipath head (under the nvme-subsystem) or, without multipath, the
@@ -238,6 +251,7 @@ rig_nvme_ns() {
 		[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$RIG_NQN" ] || continue
 		for d in "$s"/nvme*n*; do
 			[ "$(cat "$d/nsid" 2>/dev/null)" = "${1:-1}" ] || continue
+			rig_dev_node "${d##*/}"
 			[ -b "/dev/${d##*/}" ] || continue
 			echo "/dev/${d##*/}"
 			return 0
