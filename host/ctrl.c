@@ -425,10 +425,8 @@ static int nvme_rdma_setup_ctrl(struct nvme_rdma_ctrl *ctrl, bool new)
 		ctrl->ctrl.sqsize = ctrl->ctrl.maxcmd - 1;
 	}
 
-	if (ctrl->ctrl.queue_count > 1)
-		nvme_rdma_set_inline_data_size(ctrl);
-
 	if (ctrl->ctrl.queue_count > 1) {
+		nvme_rdma_set_inline_data_size(ctrl);
 		ret = nvme_rdma_configure_io_queues(ctrl, new);
 		if (ret)
 			goto destroy_admin;
