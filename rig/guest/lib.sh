@@ -226,17 +226,14 @@ rig_unexport() {
 	done
 }
 
-# rig_dev_node NAME - make /dev/NAME if the kernel has block device NAME but
-# devtmpfs has no node for it: on the debug kernel a namespace head that
-# comes back under its old name right after the old one went (device removed
-# and re-added) was seen in sysfs without its /dev node. A real system's udev
-# creates nodes from sysfs; the guest has only devtmpfs.
+# rig_dev_node NAME - is /dev/NAME the block device NAME? Says what is in
+# the way when it is not: a regular file there (a program that created its
+# file on a vanished device's path) keeps devtmpfs from making the node.
 rig_dev_node() {
-	local mm
 	[ -b "/dev/$1" ] && return 0
-	mm=$(cat "/sys/class/block/$1/dev" 2>/dev/null) || return 1
-	rig_log "no /dev/$1 for block device $mm: creating it (udev's job)" >&2
-	mknod "/dev/$1" b "${mm%%:*}" "${mm##*:}"
+	[ -e "/dev/$1" ] &&
+		rig_log "/dev/$1 is not a block device but: $(ls -l "/dev/$1")" >&2
+	return 1
 }
 
 # rig_nvme_ns [NSID] - the block device of our subsystem's namespace NSID
@@ -281,6 +278,7 @@ rig_disconnect() {
 rig_fio_verify() {
 	local dev=$1 rw=$2 bs=$3 qd=$4 jobs=${5:-1} size=${6:-16M}
 	fio --name=verify --filename="$dev" --ioengine=libaio --direct=1 \
+		--allow_file_create=0 \
 		--rw="$rw" --bs="$bs" --iodepth="$qd" --numjobs="$jobs" \
 		--size="$size" --offset_increment="$size" \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_backlog=0 \
