@@ -5,6 +5,7 @@
  * Copyright (c) 2015-2016 HGST, a Western Digital Company.
  */
 #include "nvme_rdma.h"
+#include "trace.h"
 
 static void nvme_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 static void nvme_rdma_complete_rq(struct request *rq);
@@ -436,22 +437,20 @@ static void nvme_rdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		nvme_rdma_end_request(req);
 }
 
-/* Post the command's SEND @wr, behind @first (its REG_MR) if there is one. */
-static int nvme_rdma_post_cmd_wr(struct nvme_rdma_queue *queue,
-				 struct ib_send_wr *first,
-				 struct ib_send_wr *wr)
+/*
+ * Post @first and the work requests chained behind it. Return: 0, or the
+ * ib_post_send() error with *@bad_wr the first one not posted.
+ */
+static int nvme_rdma_post_wrs(struct nvme_rdma_queue *queue,
+			      struct ib_send_wr *first,
+			      const struct ib_send_wr **bad_wr)
 {
-	int ret;
+	int ret = ib_post_send(queue->qp, first, bad_wr);
 
-	if (first)
-		first->next = wr;
-	else
-		first = wr;
-
-	ret = ib_post_send(queue->qp, first, NULL);
 	if (unlikely(ret))
-		dev_err(queue->ctrl->ctrl.device,
-			"posting a command failed with error code %d\n", ret);
+		dev_err_ratelimited(queue->ctrl->ctrl.device,
+				    "posting a command failed with error code %d\n",
+				    ret);
 	return ret;
 }
 
@@ -461,8 +460,9 @@ static int nvme_rdma_post_cmd_wr(struct nvme_rdma_queue *queue,
  */
 static int nvme_rdma_post_send(struct nvme_rdma_queue *queue,
 			       struct ib_cqe *cqe, u64 dma, struct ib_sge *sge,
-			       u32 num_sge, struct ib_send_wr *first)
+			       u32 num_sge)
 {
+	const struct ib_send_wr *bad_wr;
 	struct ib_send_wr wr;
 
 	sge->addr   = dma;
@@ -476,7 +476,37 @@ static int nvme_rdma_post_send(struct nvme_rdma_queue *queue,
 	wr.opcode     = IB_WR_SEND;
 	wr.send_flags = IB_SEND_SIGNALED;
 
-	return nvme_rdma_post_cmd_wr(queue, first, &wr);
+	return nvme_rdma_post_wrs(queue, &wr, &bad_wr);
+}
+
+/*
+ * Prepare the SEND of a command with in-capsule data: the command is copied
+ * to the tag's buffer of the queue's mapped ring (stock maps and unmaps the
+ * command for every I/O). The device may read it until the SEND completes,
+ * which the request waits for, so the tag is not reused before.
+ */
+static void nvme_rdma_prep_cmd_send(struct nvme_rdma_queue *queue,
+				    struct nvme_rdma_request *req,
+				    struct nvme_command *c)
+{
+	struct request *rq = blk_mq_rq_from_pdu(req);
+	u64 dma = queue->sqes_dma + rq->tag * sizeof(*c);
+
+	memcpy(&queue->sqes[rq->tag], c, sizeof(*c));
+	ib_dma_sync_single_for_device(queue->device->dev, dma, sizeof(*c),
+				      DMA_TO_DEVICE);
+
+	req->sge[0].addr = dma;
+	req->sge[0].length = sizeof(*c);
+	req->sge[0].lkey = queue->device->pd->local_dma_lkey;
+	req->sqe.cqe.done = nvme_rdma_send_done;
+	req->send_wr = (struct ib_send_wr) {
+		.wr_cqe		= &req->sqe.cqe,
+		.sg_list	= req->sge,
+		.num_sge	= req->num_sge,
+		.opcode		= IB_WR_SEND,
+		.send_flags	= IB_SEND_SIGNALED,
+	};
 }
 
 /**
@@ -494,37 +524,144 @@ void nvme_rdma_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /*
- * Post a command without in-capsule data as inline data of its SEND: the
- * device copies the 64 bytes into the work request at post time, so nothing
- * of ours is read after ib_post_send() returns -- not even when the HCA
- * retransmits the SEND after the response has completed the request, the
- * reason stock waits for every SEND completion (commit b4b591c87f2b, "don't
- * suppress send completions"). So the request completes on its response
- * alone, and no completion is generated per command: every
+ * Prepare a command without in-capsule data as inline data of its SEND:
+ * the device copies the 64 bytes into the work request at post time, so
+ * nothing of ours is read after ib_post_send() returns -- not even when the
+ * HCA retransmits the SEND after the response has completed the request,
+ * the reason stock waits for every SEND completion (commit b4b591c87f2b,
+ * "don't suppress send completions"). So the request completes on its
+ * response alone, and no completion is generated per command: every
  * (signal_mask + 1)-th such SEND is signalled, on the queue's own cqe, only
  * so that a hardware send queue gets the slots of the unsignalled ones back.
  * Flushed on a connection error, every SEND completes on that cqe, which
  * starts error recovery as a failed SEND always has.
  */
-static int nvme_rdma_post_cmd_inline(struct nvme_rdma_queue *queue,
-				     struct nvme_rdma_request *req,
-				     struct ib_send_wr *first)
+static void nvme_rdma_prep_cmd_inline(struct nvme_rdma_queue *queue,
+				      struct nvme_rdma_request *req)
 {
-	struct ib_sge sge = {
-		.addr	= (uintptr_t)req->sqe.data,
-		.length	= sizeof(struct nvme_command),
-	};
-	struct ib_send_wr wr = {
+	req->sge[0].addr = (uintptr_t)req->sqe.data;
+	req->sge[0].length = sizeof(struct nvme_command);
+	req->sge[0].lkey = 0;
+	req->send_wr = (struct ib_send_wr) {
 		.wr_cqe		= &queue->cmd_send_cqe,
-		.sg_list	= &sge,
+		.sg_list	= req->sge,
 		.num_sge	= 1,
 		.opcode		= IB_WR_SEND,
 		.send_flags	= IB_SEND_INLINE,
 	};
-
 	if (!(atomic_inc_return(&queue->nr_inline_sends) & queue->signal_mask))
-		wr.send_flags |= IB_SEND_SIGNALED;
-	return nvme_rdma_post_cmd_wr(queue, first, &wr);
+		req->send_wr.send_flags |= IB_SEND_SIGNALED;
+	refcount_set(&req->ref, 1);	/* the response alone */
+}
+
+/* The request's first work request: its REG_MR if it has an MR. */
+static struct ib_send_wr *nvme_rdma_first_wr(struct nvme_rdma_request *req)
+{
+	if (!req->mr)
+		return &req->send_wr;
+	req->reg_wr.wr.next = &req->send_wr;
+	return &req->reg_wr.wr;
+}
+
+/*
+ * @bad_wr, the first work request ib_post_send() did not take, is @req's
+ * SEND: its REG_MR went in, and the MR is registered for a command the
+ * target never sees. Only a reconnect, which rebuilds the MRs, puts that MR
+ * back in a known state.
+ */
+static void nvme_rdma_check_half_posted(struct nvme_rdma_queue *queue,
+					struct nvme_rdma_request *req,
+					const struct ib_send_wr *bad_wr, int err)
+{
+	bool reg_posted = req->mr && bad_wr == &req->send_wr;
+
+	trace_nvme_rdma_post_send_err(queue, blk_mq_rq_from_pdu(req), err,
+				      reg_posted);
+	if (reg_posted) {
+		dev_warn_ratelimited(queue->ctrl->ctrl.device,
+				     "memory registration posted without its command: recovering\n");
+		nvme_rdma_error_recovery(queue->ctrl);
+	}
+}
+
+/*
+ * End @req, which was not posted and so never completes by itself, as
+ * queue_rq would have ended it: a full send queue is BLK_STS_RESOURCE (the
+ * request goes back to blk-mq and is dispatched again shortly), any other
+ * failure a path error (retried or failed over by nvme-core).
+ */
+static void nvme_rdma_end_unposted(struct nvme_rdma_queue *queue,
+				   struct nvme_rdma_request *req, int err)
+{
+	struct request *rq = blk_mq_rq_from_pdu(req);
+
+	nvme_rdma_unmap_data(queue, rq);
+	if (err == -ENOMEM || err == -EAGAIN) {
+		nvme_cleanup_cmd(rq);
+		blk_mq_requeue_request(rq, false);
+		/* as blk-mq reruns a queue after BLK_STS_RESOURCE */
+		blk_mq_delay_kick_requeue_list(rq->q, 3);
+		return;
+	}
+	nvme_host_path_error(rq);
+}
+
+/**
+ * nvme_rdma_post_pending() - post the commands queued while more were coming
+ * @queue: the queue
+ *
+ * blk-mq tells a driver when more requests follow (bd->last false) and ends
+ * such a run with a last one or a commit_rqs call. The commands in between
+ * wait on the queue's pending_sends and go out here as one chain of work
+ * requests: one ib_post_send() for the lot -- on hardware one doorbell, on
+ * rxe one run of the requester task. A dispatcher on another CPU may post
+ * commands of ours, or we its: every dispatch ends with this call, so none
+ * is left behind.
+ *
+ * If the post fails, the commands from the first work request not taken on
+ * were not posted: they are ended as queue_rq would have ended them. Their
+ * requests are found through the work-request chain itself, which is ours
+ * until posted; the requests already posted may complete, and their tags be
+ * reused, at any moment, so they are not touched again.
+ */
+static void nvme_rdma_post_pending(struct nvme_rdma_queue *queue)
+{
+	struct llist_node *node = llist_del_all(&queue->pending_sends);
+	struct nvme_rdma_request *req, *prev = NULL;
+	const struct ib_send_wr *bad_wr;
+	struct ib_send_wr *first = NULL;
+	unsigned int nr = 0;
+	int ret;
+
+	if (!node)
+		return;
+
+	/* oldest first: each SEND links to the next command's first WR */
+	node = llist_reverse_order(node);
+	llist_for_each_entry(req, node, pending) {
+		struct ib_send_wr *wr = nvme_rdma_first_wr(req);
+
+		if (prev)
+			prev->send_wr.next = wr;
+		else
+			first = wr;
+		prev = req;
+		nr++;
+	}
+	trace_nvme_rdma_post_batch(queue, nr);
+
+	ret = nvme_rdma_post_wrs(queue, first, &bad_wr);
+	while (unlikely(ret) && bad_wr) {
+		if (bad_wr->opcode == IB_WR_SEND)
+			req = container_of(bad_wr, struct nvme_rdma_request,
+					   send_wr);
+		else
+			req = container_of(bad_wr, struct nvme_rdma_request,
+					   reg_wr.wr);
+		nvme_rdma_check_half_posted(queue, req, bad_wr, ret);
+		bad_wr = req->send_wr.next;
+		nvme_rdma_end_unposted(queue, req, ret);
+	}
 }
 
 /**
@@ -605,7 +742,7 @@ void nvme_rdma_submit_async_event(struct nvme_ctrl *arg)
 	ib_dma_sync_single_for_device(dev, sqe->dma, sizeof(*cmd),
 				      DMA_TO_DEVICE);
 
-	ret = nvme_rdma_post_send(queue, &sqe->cqe, sqe->dma, &sge, 1, NULL);
+	ret = nvme_rdma_post_send(queue, &sqe->cqe, sqe->dma, &sge, 1);
 	WARN_ON_ONCE(ret);
 }
 
@@ -756,16 +893,16 @@ static enum blk_eh_timer_return nvme_rdma_timeout(struct request *rq)
 	return BLK_EH_RESET_TIMER;
 }
 
-static blk_status_t nvme_rdma_queue_rq(struct blk_mq_hw_ctx *hctx,
-				       const struct blk_mq_queue_data *bd)
+static blk_status_t nvme_rdma_queue_one(struct nvme_rdma_queue *queue,
+					struct blk_mq_hw_ctx *hctx,
+					const struct blk_mq_queue_data *bd)
 {
 	struct nvme_ns *ns = hctx->queue->queuedata;
-	struct nvme_rdma_queue *queue = hctx->driver_data;
 	struct request *rq = bd->rq;
 	struct nvme_rdma_request *req = blk_mq_rq_to_pdu(rq);
-	struct nvme_rdma_qe *sqe = &req->sqe;
 	struct nvme_command *c = nvme_req(rq)->cmd;
-	struct ib_device *dev;
+	const struct ib_send_wr *bad_wr = NULL;
+	struct ib_send_wr *first;
 	bool queue_ready = test_bit(NVME_RDMA_Q_LIVE, &queue->flags);
 	blk_status_t ret;
 	int err = 0;
@@ -780,7 +917,6 @@ static blk_status_t nvme_rdma_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (WARN_ON_ONCE((u32)rq->tag >= queue->nr_sqes))
 		return BLK_STS_IOERR;
 
-	dev = queue->device->dev;
 	req->rsp_received = false;
 
 	ret = nvme_setup_cmd(ns, rq);
@@ -805,31 +941,23 @@ static blk_status_t nvme_rdma_queue_rq(struct blk_mq_hw_ctx *hctx,
 		goto err;
 	}
 
-	if (queue->inline_cmd && req->num_sge == 1) {
-		/* copied into the work request: the command is never mapped */
-		refcount_set(&req->ref, 1);	/* the response alone */
-		err = nvme_rdma_post_cmd_inline(queue, req,
-						req->mr ? &req->reg_wr.wr : NULL);
-	} else {
-		/*
-		 * Copied to the tag's buffer of the queue's mapped ring
-		 * (stock maps and unmaps the command for every I/O); the
-		 * device may read it until the SEND completes, which the
-		 * request waits for, so the tag is not reused before.
-		 */
-		u64 dma = queue->sqes_dma + rq->tag * sizeof(*c);
+	if (queue->inline_cmd && req->num_sge == 1)
+		nvme_rdma_prep_cmd_inline(queue, req);
+	else
+		nvme_rdma_prep_cmd_send(queue, req, c);
+	first = nvme_rdma_first_wr(req);
 
-		memcpy(&queue->sqes[rq->tag], c, sizeof(*c));
-		ib_dma_sync_single_for_device(dev, dma, sizeof(*c),
-					      DMA_TO_DEVICE);
-		sqe->cqe.done = nvme_rdma_send_done;
-		err = nvme_rdma_post_send(queue, &sqe->cqe, dma,
-					  req->sge, req->num_sge,
-					  req->mr ? &req->reg_wr.wr : NULL);
+	/* more to come, or others already waiting: post with them */
+	if (!bd->last || !llist_empty(&queue->pending_sends)) {
+		llist_add(&req->pending, &queue->pending_sends);
+		return BLK_STS_OK;
 	}
-	if (unlikely(err))
-		goto err_unmap;
 
+	err = nvme_rdma_post_wrs(queue, first, &bad_wr);
+	if (unlikely(err)) {
+		nvme_rdma_check_half_posted(queue, req, bad_wr, err);
+		goto err_unmap;
+	}
 	return BLK_STS_OK;
 
 err_unmap:
@@ -845,6 +973,27 @@ err:
 	if (err == -EIO)
 		return nvme_host_path_error(rq);
 	return ret;
+}
+
+static blk_status_t nvme_rdma_queue_rq(struct blk_mq_hw_ctx *hctx,
+				       const struct blk_mq_queue_data *bd)
+{
+	struct nvme_rdma_queue *queue = hctx->driver_data;
+	blk_status_t ret = nvme_rdma_queue_one(queue, hctx, bd);
+
+	/*
+	 * The last of a run posts the commands before it, also when it did
+	 * not go out itself: blk-mq calls commit_rqs only when it stops
+	 * before the last.
+	 */
+	if (bd->last && !llist_empty(&queue->pending_sends))
+		nvme_rdma_post_pending(queue);
+	return ret;
+}
+
+static void nvme_rdma_commit_rqs(struct blk_mq_hw_ctx *hctx)
+{
+	nvme_rdma_post_pending(hctx->driver_data);
 }
 
 static int nvme_rdma_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
@@ -899,6 +1048,7 @@ static void nvme_rdma_complete_rq(struct request *rq)
 
 const struct blk_mq_ops nvme_rdma_mq_ops = {
 	.queue_rq	= nvme_rdma_queue_rq,
+	.commit_rqs	= nvme_rdma_commit_rqs,
 	.complete	= nvme_rdma_complete_rq,
 	.init_request	= nvme_rdma_init_request,
 	.exit_request	= nvme_rdma_exit_request,
@@ -910,6 +1060,7 @@ const struct blk_mq_ops nvme_rdma_mq_ops = {
 
 const struct blk_mq_ops nvme_rdma_admin_mq_ops = {
 	.queue_rq	= nvme_rdma_queue_rq,
+	.commit_rqs	= nvme_rdma_commit_rqs,
 	.complete	= nvme_rdma_complete_rq,
 	.init_request	= nvme_rdma_init_request,
 	.exit_request	= nvme_rdma_exit_request,

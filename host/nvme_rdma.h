@@ -22,6 +22,7 @@
 #include <linux/blk-integrity.h>
 #include <linux/types.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/mutex.h>
 #include <linux/scatterlist.h>
 #include <linux/nvme.h>
@@ -77,6 +78,10 @@ struct nvme_rdma_request {
 	u32			num_sge;
 	struct ib_reg_wr	reg_wr;
 	struct ib_cqe		reg_cqe;
+	/* the command's SEND, behind reg_wr when the request has an MR */
+	struct ib_send_wr	send_wr;
+	/* on the queue's pending_sends until posted with the batch */
+	struct llist_node	pending;
 	struct nvme_rdma_queue  *queue;
 	struct nvme_rdma_sgl	data_sgl;
 	struct nvme_rdma_sgl	*metadata_sgl;
@@ -129,6 +134,12 @@ struct nvme_rdma_queue {
 	u32			signal_mask;
 	atomic_t		nr_inline_sends;
 	struct ib_cqe		cmd_send_cqe;
+	/*
+	 * Commands blk-mq gave with more to come (bd->last false), posted
+	 * together by the last one or by commit_rqs: see
+	 * nvme_rdma_post_pending().
+	 */
+	struct llist_head	pending_sends;
 	/* serializes clearing NVME_RDMA_Q_LIVE with the queue disconnect */
 	struct mutex		queue_lock;
 };

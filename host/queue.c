@@ -509,6 +509,7 @@ int nvme_rdma_alloc_queue(struct nvme_rdma_ctrl *ctrl,
 	else
 		queue->pi_support = false;
 	init_completion(&queue->cm_done);
+	init_llist_head(&queue->pending_sends);
 
 	/* in-capsule data only on I/O queues, as the stock host */
 	queue->inline_data_size = idx ? ctrl->inline_data_size : 0;
@@ -586,6 +587,8 @@ void nvme_rdma_free_queue(struct nvme_rdma_queue *queue)
 	if (!test_and_clear_bit(NVME_RDMA_Q_ALLOCATED, &queue->flags))
 		return;
 
+	/* a dispatch always ends with a post: quiesced, nothing is pending */
+	WARN_ON_ONCE(!llist_empty(&queue->pending_sends));
 	rdma_destroy_id(queue->cm_id);
 	nvme_rdma_destroy_queue_ib(queue);
 	mutex_destroy(&queue->queue_lock);

@@ -22,9 +22,11 @@
 # Output: one "RIG-BENCH key=value..." line per figure; scripts/bench.sh
 # collects them and scripts/bench-report.py makes the tables and chart.
 
-# Each case: name rw bs ioengine iodepth number_of_ios. Counts are chosen
-# so each case runs for roughly 0.2-2 s of guest time; a tenth of that runs
-# first, unmeasured, to warm caches and the MR/buffer pools.
+# Each case: name rw bs ioengine iodepth number_of_ios [fio options]. Counts
+# are chosen so each case runs for roughly 0.2-2 s of guest time; a tenth of
+# that runs first, unmeasured, to warm caches and the MR/buffer pools.
+# The batch8 cases submit and reap 8 I/Os per system call, so blk-mq hands
+# the driver runs of 8 requests (bd->last set on the 8th only).
 BENCH_CASES="
 randread-4k-qd1 randread 4k psync 1 3000
 randwrite-4k-qd1 randwrite 4k psync 1 3000
@@ -33,6 +35,8 @@ read-128k-qd1 read 128k psync 1 500
 write-128k-qd1 write 128k psync 1 500
 randread-4k-qd32 randread 4k libaio 32 30000
 randwrite-4k-qd32 randwrite 4k libaio 32 30000
+randread-4k-qd32-batch8 randread 4k libaio 32 30000 --iodepth_batch_submit=8 --iodepth_batch_complete_min=8
+randwrite-4k-qd32-batch8 randwrite 4k libaio 32 30000 --iodepth_batch_submit=8 --iodepth_batch_complete_min=8
 "
 
 bench_fio() {
@@ -45,18 +49,18 @@ bench_fio() {
 
 # bench_cases LABEL DEV - run every case on DEV, one RIG-BENCH line each.
 bench_cases() {
-	local label=$1 dev=$2 name rw bs engine qd n line
-	echo "$BENCH_CASES" | while read -r name rw bs engine qd n; do
+	local label=$1 dev=$2 name rw bs engine qd n opts line
+	echo "$BENCH_CASES" | while read -r name rw bs engine qd n opts; do
 		[ -n "$name" ] || continue
 		[ -z "${RIG_PROFILE:-}" ] || [ "$name" = "$RIG_PROFILE" ] || continue
 		[ -z "${RIG_INSN:-}" ] || [ "$name" = "$RIG_INSN" ] || continue
-		bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" $(( n / 10 )) > /dev/null
+		bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" $(( n / 10 )) $opts > /dev/null
 		if [ "$name" = "${RIG_INSN:-}" ]; then
 			# (2N run - N run) / N: the fio start and exit cancel out
 			/rig/bin/insn-mark
-			bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" "$n" > /dev/null
+			bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" "$n" $opts > /dev/null
 			/rig/bin/insn-mark
-			bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" $(( 2 * n )) > /dev/null
+			bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" $(( 2 * n )) $opts > /dev/null
 			/rig/bin/insn-mark
 			echo "RIG-INSN pair=$label case=$name ios=$n"
 			# Debian's /boot/System.map is a stub: all text symbols
@@ -64,10 +68,10 @@ bench_cases() {
 			continue
 		fi
 		if [ "$name" = "${RIG_PROFILE:-}" ]; then
-			bench_profile bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" "$n"
+			bench_profile bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" "$n" $opts
 			continue
 		fi
-		bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" "$n" \
+		bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" "$n" $opts \
 			--output-format=terse --terse-version=3 > /tmp/fio.out
 		line=$(grep '^3;' /tmp/fio.out)
 		if [ -z "$line" ]; then

@@ -273,16 +273,18 @@ rig_disconnect() {
 	nvme disconnect -n $RIG_NQN >&2
 }
 
-# rig_fio_verify DEV RW BS QD [JOBS] [SIZE] - write then read back and check
-# every block with crc32c; fails on any mismatch or I/O error.
+# rig_fio_verify DEV RW BS QD [JOBS] [SIZE] [FIO OPTIONS...] - write then
+# read back and check every block with crc32c; fails on any mismatch or I/O
+# error.
 rig_fio_verify() {
 	local dev=$1 rw=$2 bs=$3 qd=$4 jobs=${5:-1} size=${6:-16M}
+	shift $(( $# < 6 ? $# : 6 ))
 	fio --name=verify --filename="$dev" --ioengine=libaio --direct=1 \
 		--allow_file_create=0 \
 		--rw="$rw" --bs="$bs" --iodepth="$qd" --numjobs="$jobs" \
 		--size="$size" --offset_increment="$size" \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_backlog=0 \
-		--group_reporting --output-format=terse --terse-version=3 > /tmp/fio.out 2>&1
+		--group_reporting --output-format=terse --terse-version=3 "$@" > /tmp/fio.out 2>&1
 	local rc=$?
 	[ $rc -eq 0 ] || { tail -20 /tmp/fio.out; return $rc; }
 	# terse v3: field 6 = read io (KiB), field 47 = write io (KiB)
