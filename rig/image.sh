@@ -19,21 +19,23 @@ mkdir -p "$out"
 
 kunit=()
 if [ "$name" = debug ]; then
-	make -s -C "$NVMEOF_ROOT" NVMEOF_NO_DEPS=1 KVER="$KVER" KDIR="$KDIR" kunit-modules >&2
+	make -s -j"$(nproc)" -C "$NVMEOF_ROOT" NVMEOF_NO_DEPS=1 KVER="$KVER" KDIR="$KDIR" kunit-modules >&2
 	mapfile -t kunit < <(ls "$NVMEOF_ROOT/build/$KVER"/kunit/*.ko 2>/dev/null)
 else
-	make -s -C "$NVMEOF_ROOT" NVMEOF_NO_DEPS=1 KVER="$KVER" KDIR="$KDIR" modules >&2
+	make -s -j"$(nproc)" -C "$NVMEOF_ROOT" NVMEOF_NO_DEPS=1 KVER="$KVER" KDIR="$KDIR" modules >&2
 fi
 
 key=$( (cat "$NVMEOF_ROOT/rig/mkinitramfs.sh"; ls -l --time-style=+%s "$VMLINUZ") | sha256sum | cut -c1-12)
-base=$NVMEOF_CACHE/initramfs/$KVER-$key.cpio.gz
+base=$NVMEOF_CACHE/initramfs/$KVER-$key.cpio
 if [ ! -e "$base" ]; then
 	log "building the guest base image for $KVER"
+	# earlier bases of this kernel (another mkinitramfs.sh) are stale
+	rm -rf "$NVMEOF_CACHE/initramfs/$KVER"-*
 	mkdir -p "$(dirname "$base")"
 	"$NVMEOF_ROOT/rig/mkinitramfs.sh" base "$KVER" "$MODROOT" "$base"
 fi
-"$NVMEOF_ROOT/rig/mkinitramfs.sh" overlay "$KVER" "$base.stage" "$out/overlay.cpio.gz" \
+"$NVMEOF_ROOT/rig/mkinitramfs.sh" overlay "$KVER" "$base.stage" "$out/overlay.cpio" \
 	"$NVMEOF_ROOT/build/$KVER/host/nvme-rdma.ko" "$NVMEOF_ROOT/build/$KVER/target/nvmet-rdma.ko" \
 	"${kunit[@]}"
-cat "$base" "$out/overlay.cpio.gz" > "$out/guest.img"
+cat "$base" "$out/overlay.cpio" > "$out/guest.img"
 printf '%s\n' "$out/guest.img"

@@ -273,6 +273,21 @@ rig_disconnect() {
 	nvme disconnect -n $RIG_NQN >&2
 }
 
+# rig_volume SIZE - SIZE (512k, 4M: fio's units), or a quarter of it on the
+# debug kernel, where KASAN and lockdep make every small I/O cost about
+# 20 ms: there a scenario checks each path, not volume.
+rig_volume() {
+	local n=${1%[kKmM]} u=${1##*[0-9]}
+	case $KVER in
+	*-nvmeof-debug) ;;
+	*) echo "$1"; return ;;
+	esac
+	case $u in
+	M|m) n=$(( n * 1024 )) ;;
+	esac
+	echo "$(( n / 4 ))k"
+}
+
 # rig_fio_verify DEV RW BS QD [JOBS] [SIZE] [FIO OPTIONS...] - write then
 # read back and check every block with crc32c; fails on any mismatch or I/O
 # error.
