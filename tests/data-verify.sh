@@ -20,15 +20,14 @@ rig_must "nvme connect -t rdma" test -b "$ns"
 rig_log "namespace $ns, controller transport $(cat /sys/class/nvme/nvme0/transport)"
 
 # Sizes are kept small: this checks correctness at every I/O size, not
-# volume; the small-block runs are a quarter of that on the debug kernel,
-# where each I/O costs about 20 ms (rig_volume).
-rig_check "512B randwrite QD1" rig_fio_verify "$ns" randwrite 512 1 1 "$(rig_volume 512k)"
-rig_check "4k randwrite QD16" rig_fio_verify "$ns" randwrite 4k 16 1 "$(rig_volume 4M)"
-rig_check "16k write QD4 (in-capsule on our target)" rig_fio_verify "$ns" write 16k 4 1 "$(rig_volume 4M)"
+# volume (and rig_fio_verify takes less on the debug kernel).
+rig_check "512B randwrite QD1" rig_fio_verify "$ns" randwrite 512 1 1 512k
+rig_check "4k randwrite QD16" rig_fio_verify "$ns" randwrite 4k 16 1 4M
+rig_check "16k write QD4 (in-capsule on our target)" rig_fio_verify "$ns" write 16k 4 1 4M
 rig_check "128k randrw QD8 2 jobs" rig_fio_verify "$ns" randrw 128k 8 2 8M
 rig_check "1m write QD32" rig_fio_verify "$ns" write 1m 32 1 16M
 # the queue's full depth (queue_size 128) from several jobs at once
-rig_check "4k randrw QD128 4 jobs" rig_fio_verify "$ns" randrw 4k 128 4 "$(rig_volume 2M)"
+rig_check "4k randrw QD128 4 jobs" rig_fio_verify "$ns" randrw 4k 128 4 2M
 
 # 8 I/Os per io_submit: blk-mq hands the driver runs of 8 requests (bd->last
 # on the 8th only), of every size, so in-capsule writes, registered reads

@@ -273,26 +273,39 @@ rig_disconnect() {
 	nvme disconnect -n $RIG_NQN >&2
 }
 
-# rig_volume SIZE - SIZE (512k, 4M: fio's units), or a quarter of it on the
-# debug kernel, where KASAN and lockdep make every small I/O cost about
-# 20 ms: there a scenario checks each path, not volume.
+# rig_bytes N[k|m] - fio's size units in bytes
+rig_bytes() {
+	case $1 in
+	*[kK]) echo $(( ${1%?} * 1024 )) ;;
+	*[mM]) echo $(( ${1%?} * 1024 * 1024 )) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# rig_volume SIZE [FLOOR] - SIZE (fio's units), or on the debug kernel a
+# quarter of it but not under FLOOR bytes (nor over SIZE): KASAN and lockdep
+# make every small I/O cost about 20 ms there, so a scenario checks each path
+# with less volume.
 rig_volume() {
-	local n=${1%[kKmM]} u=${1##*[0-9]}
+	local size floor=${2:-0} q
 	case $KVER in
 	*-nvmeof-debug) ;;
 	*) echo "$1"; return ;;
 	esac
-	case $u in
-	M|m) n=$(( n * 1024 )) ;;
-	esac
-	echo "$(( n / 4 ))k"
+	size=$(rig_bytes "$1")
+	q=$(( size / 4 ))
+	[ "$floor" -gt "$size" ] && floor=$size
+	[ "$q" -lt "$floor" ] && q=$floor
+	echo "$(( q / 1024 ))k"
 }
 
 # rig_fio_verify DEV RW BS QD [JOBS] [SIZE] [FIO OPTIONS...] - write then
 # read back and check every block with crc32c; fails on any mismatch or I/O
-# error.
+# error. SIZE per job (default 16M) is rig_volume's: less on the debug kernel.
 rig_fio_verify() {
-	local dev=$1 rw=$2 bs=$3 qd=$4 jobs=${5:-1} size=${6:-16M}
+	local dev=$1 rw=$2 bs=$3 qd=$4 jobs=${5:-1} size
+	# on the debug kernel less, but enough to keep QD I/Os in flight
+	size=$(rig_volume "${6:-16M}" $(( $(rig_bytes "$bs") * qd )))
 	shift $(( $# < 6 ? $# : 6 ))
 	fio --name=verify --filename="$dev" --ioengine=libaio --direct=1 \
 		--allow_file_create=0 \
