@@ -4,11 +4,14 @@
 # short (only iWARP can tell: IB/RoCE pad it), of an unknown format, or asks
 # for queues deeper than the target offers; a Connect capsule shorter than
 # its in-capsule SGL says; an in-capsule offset that wraps past 2^64; a
-# keyed SGL longer than the MDTS the target advertises. Each
+# keyed SGL longer than the MDTS the target advertises; one command id used
+# by four commands at once; 40 commands on a queue of 32. Each
 # must get the exact RDMA CM reject status or NVMe status, with a log line
-# saying why; a well-formed capsule from the same tool must be parsed (so a
-# broken tool cannot pass); and afterwards a well-behaved host still gets
-# verified I/O and everything unloads.
+# saying why (the reused id: four answers carrying it; the flood: every
+# command answered, or on iWARP possibly the connection ended); a
+# well-formed capsule from the same tool must be parsed (so a broken tool
+# cannot pass); and afterwards a well-behaved host still gets verified I/O
+# and everything unloads.
 # rig: pairs=ours/ours kernels=stock,debug rdma=rxe,siw timeout=240
 
 rig_setup_rdma
@@ -20,7 +23,7 @@ rig_must "export $dev on $RIG_IP4:4420" rig_export "$dev"
 
 for c in connect-io cm-none cm-short cm-recfmt cm-admin-deep cm-io-deep \
 	cm-hrqsize-0 capsule-short capsule-wrap keyed-connect keyed-over-mdts \
-	connect-io; do
+	cid-reuse over-depth connect-io; do
 	rig_check "hostile host: $c" /rig/bin/hostile-host $RIG_IP4 4420 $RIG_NQN $c
 done
 rig_check "target said why it rejected a connect" \

@@ -33,6 +33,17 @@
  *                   case: the target read the data through the rkey)
  *   keyed-over-mdts the same, the SGL claiming 2 MiB -> Invalid Field, before
  *                   the target takes a buffer or reads anything
+ * and after a well-formed Connect on an admin queue of 32 entries, Property
+ * Gets of CAP (a command without data) sent back to back:
+ *   cid-reuse       four with the same command id    -> four responses,
+ *                   each successful and carrying that id (the target keys
+ *                   nothing on the id), then a fifth is answered too
+ *   over-depth      40 on the queue of 32, each its own id -> on IB/RoCE all
+ *                   40 answered (receiver-not-ready flow control holds the
+ *                   extra SENDs until the target reposts its buffers); on
+ *                   iWARP, which has no RNR, the connection may end instead;
+ *                   nothing else (the scenario then checks the target still
+ *                   serves a well-behaved host)
  * Exit status 0 when the target answered as expected; the last line of
  * output says what was expected and what came back.
  */
@@ -42,6 +53,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <netdb.h>
 #include <rdma/rdma_cma.h>
 
@@ -70,6 +82,7 @@ enum { CM_INVALID_LEN = 1, CM_INVALID_RECFMT = 2, CM_INVALID_HSQSIZE = 4,
 #define CONNECT_DATA	1024
 #define ADMIN_DEPTH	32
 #define IO_DEPTH	32
+#define MAX_BURST	40
 
 static struct rdma_event_channel *ec;
 static struct rdma_cm_id *id;
@@ -80,6 +93,10 @@ static uint8_t buf[CAPSULE_CMD + CONNECT_DATA];
 static uint8_t rsp[16];
 static struct ibv_mr *rsp_mr;
 static int iwarp;
+/* back-to-back commands: each SEND and each response needs its own buffer */
+static uint8_t burst_cmds[MAX_BURST + 1][CAPSULE_CMD];
+static uint8_t burst_rsps[MAX_BURST + 1][16];
+static struct ibv_mr *burst_cmd_mr, *burst_rsp_mr;
 
 static void die(const char *what)
 {
@@ -105,7 +122,8 @@ static struct rdma_cm_event *expect_event(enum rdma_cm_event_type type)
 static void setup(const char *addr, const char *port)
 {
 	struct ibv_qp_init_attr qp = {
-		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+		.cap = { .max_send_wr = MAX_BURST + 1,
+			 .max_recv_wr = MAX_BURST + 1,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 		.qp_type = IBV_QPT_RC,
 	};
@@ -127,7 +145,7 @@ static void setup(const char *addr, const char *port)
 	iwarp = id->verbs->device->transport_type == IBV_TRANSPORT_IWARP;
 
 	pd = ibv_alloc_pd(id->verbs);
-	cq = ibv_create_cq(id->verbs, 8, NULL, NULL, 0);
+	cq = ibv_create_cq(id->verbs, 2 * (MAX_BURST + 1), NULL, NULL, 0);
 	if (!pd || !cq)
 		die("pd/cq");
 	qp.send_cq = cq;
@@ -140,7 +158,10 @@ static void setup(const char *addr, const char *port)
 	/* for the keyed cases: the Connect data, and nothing else, readable */
 	data_mr = ibv_reg_mr(pd, buf + CAPSULE_CMD, CONNECT_DATA,
 			     IBV_ACCESS_REMOTE_READ);
-	if (!mr || !rsp_mr || !data_mr)
+	burst_cmd_mr = ibv_reg_mr(pd, burst_cmds, sizeof(burst_cmds), 0);
+	burst_rsp_mr = ibv_reg_mr(pd, burst_rsps, sizeof(burst_rsps),
+				  IBV_ACCESS_LOCAL_WRITE);
+	if (!mr || !rsp_mr || !data_mr || !burst_cmd_mr || !burst_rsp_mr)
 		die("ibv_reg_mr");
 }
 
@@ -150,7 +171,8 @@ static int cm_connect(const void *pdata, uint8_t len)
 	struct rdma_conn_param param = {
 		.private_data = pdata, .private_data_len = len,
 		.responder_resources = 1, .initiator_depth = 1,
-		.retry_count = 3, .rnr_retry_count = 3,
+		/* 7: retry receiver-not-ready forever (over-depth) */
+		.retry_count = 3, .rnr_retry_count = 7,
 	};
 	struct rdma_cm_event *ev;
 	const struct cm_rej *rej;
@@ -279,6 +301,129 @@ static int expect_status(const char *subnqn, uint16_t qid, int keyed,
 	return got == want ? 0 : 1;
 }
 
+/*
+ * Post NR Property Get (CAP) commands back to back, command id CID + i (or
+ * CID for all with SAME), and reap them. Returns the number of responses
+ * that were successful and carried an id that was sent; -1 if a work
+ * request failed (the connection ended).
+ */
+static int property_gets(int nr, uint16_t cid, int same)
+{
+	int sends = 0, recvs = 0, good = 0, i, n;
+	struct ibv_wc wc;
+
+	for (i = 0; i < nr; i++) {
+		struct ibv_sge rsge = { (uintptr_t)burst_rsps[i], 16,
+					burst_rsp_mr->lkey };
+		struct ibv_recv_wr rwr = { .sg_list = &rsge, .num_sge = 1 }, *b;
+
+		if (ibv_post_recv(id->qp, &rwr, &b))
+			die("ibv_post_recv");
+	}
+	for (i = 0; i < nr; i++) {
+		uint8_t *c = burst_cmds[i];
+		uint16_t v16 = htole16(same ? cid : cid + i);
+		struct ibv_sge ssge = { (uintptr_t)c, CAPSULE_CMD,
+					burst_cmd_mr->lkey };
+		struct ibv_send_wr swr = { .sg_list = &ssge, .num_sge = 1,
+					   .opcode = IBV_WR_SEND,
+					   .send_flags = IBV_SEND_SIGNALED }, *b;
+
+		memset(c, 0, CAPSULE_CMD);
+		c[0] = 0x7f;			/* fabrics command */
+		c[1] = 0x40;			/* flags: PSDT = SGL */
+		memcpy(c + 2, &v16, 2);		/* command id */
+		c[4] = 0x04;			/* fctype: property get */
+		c[39] = 0x40;			/* keyed SGL of 0 bytes: no data */
+		c[40] = 0x01;			/* attrib: 8 bytes; offset 0: CAP */
+		if (ibv_post_send(id->qp, &swr, &b))
+			die("ibv_post_send");
+	}
+	while (sends < nr || recvs < nr) {
+		uint16_t rcid, sts;
+		uint8_t *r;
+
+		n = ibv_poll_cq(cq, 1, &wc);
+		if (n < 0)
+			die("ibv_poll_cq");
+		if (!n)
+			continue;
+		if (wc.status != IBV_WC_SUCCESS) {
+			printf("work completion: %s (after %d responses)\n",
+			       ibv_wc_status_str(wc.status), recvs);
+			return -1;
+		}
+		if (!(wc.opcode & IBV_WC_RECV)) {
+			sends++;
+			continue;
+		}
+		/* responses land in the receive buffers in posting order */
+		r = burst_rsps[recvs++];
+		memcpy(&rcid, r + 12, 2);
+		memcpy(&sts, r + 14, 2);
+		rcid = le16toh(rcid);
+		sts = le16toh(sts) >> 1;
+		if (!sts && (same ? rcid == cid : rcid >= cid && rcid < cid + nr))
+			good++;
+		else
+			printf("response %d: command id %#x status %#x\n",
+			       recvs, rcid, sts);
+	}
+	return good;
+}
+
+/* the admin queue connected and its Connect done, for the burst cases */
+static int admin_connect(const char *subnqn)
+{
+	struct cm_req req = {
+		.qid = 0, .hrqsize = htole16(ADMIN_DEPTH),
+		.hsqsize = htole16(ADMIN_DEPTH - 1),
+	};
+	int sts = cm_connect(&req, sizeof(req));
+
+	if (sts) {
+		printf("FAIL admin queue connect rejected with %d\n", sts);
+		return 1;
+	}
+	sts = connect_capsule(subnqn, 0, 1, 0, CONNECT_DATA, CAPSULE_CMD);
+	if (sts) {
+		printf("FAIL Connect answered %#x\n", sts);
+		return 1;
+	}
+	return 0;
+}
+
+static int cid_reuse(const char *subnqn)
+{
+	int got, again, ok;
+
+	if (admin_connect(subnqn))
+		return 1;
+	got = property_gets(4, 0x2b, 1);
+	again = got == 4 ? property_gets(1, 0x2c, 1) : -1;
+	ok = got == 4 && again == 1;
+	printf("%s: expected 4 answers for command id 0x2b, then 1; got %d, then %d\n",
+	       ok ? "ok" : "FAIL", got, again);
+	rdma_disconnect(id);
+	return ok ? 0 : 1;
+}
+
+static int over_depth(const char *subnqn)
+{
+	int got, ok;
+
+	if (admin_connect(subnqn))
+		return 1;
+	got = property_gets(MAX_BURST, 0x100, 0);
+	ok = got == MAX_BURST || (iwarp && got < 0);
+	printf("%s: %d commands on a queue of %d: expected %s; got %d%s\n",
+	       ok ? "ok" : "FAIL", MAX_BURST, ADMIN_DEPTH,
+	       iwarp ? "all answered or the connection ended" : "all answered",
+	       got, got < 0 ? " (connection ended)" : " answered");
+	rdma_disconnect(id);
+	return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *c;
@@ -287,6 +432,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s ADDR PORT SUBNQN CASE\n", argv[0]);
 		return 2;
 	}
+	/* a target that never answers must not hang the scenario */
+	alarm(60);
 	setup(argv[1], argv[2]);
 	c = argv[4];
 	if (!strcmp(c, "cm-none"))
@@ -319,6 +466,10 @@ int main(int argc, char **argv)
 	if (!strcmp(c, "keyed-over-mdts"))
 		return expect_status(argv[3], 0, 1, 0, 2 << 20, CAPSULE_CMD,
 				     SC_DNR | SC_INVALID_FIELD);
+	if (!strcmp(c, "cid-reuse"))
+		return cid_reuse(argv[3]);
+	if (!strcmp(c, "over-depth"))
+		return over_depth(argv[3]);
 	fprintf(stderr, "unknown case %s\n", c);
 	return 2;
 }
