@@ -165,6 +165,18 @@ static void setup(const char *addr, const char *port)
 		die("ibv_reg_mr");
 }
 
+/* wait for the next work completion */
+static void poll_one(struct ibv_wc *wc)
+{
+	int n;
+
+	do {
+		n = ibv_poll_cq(cq, 1, wc);
+	} while (!n);
+	if (n < 0)
+		die("ibv_poll_cq");
+}
+
 /* connect with PDATA; returns 0 if established, else the reject status */
 static int cm_connect(const void *pdata, uint8_t len)
 {
@@ -228,7 +240,7 @@ static int connect_capsule(const char *subnqn, uint16_t qid, int keyed,
 	uint32_t len = htole32(sgl_len);
 	uint16_t v16;
 	struct ibv_wc wc;
-	int got_recv = 0, got_send = 0, n;
+	int got_recv = 0, got_send = 0;
 
 	memset(buf, 0, sizeof(buf));
 	c[0] = 0x7f;				/* fabrics command */
@@ -261,11 +273,7 @@ static int connect_capsule(const char *subnqn, uint16_t qid, int keyed,
 	if (ibv_post_recv(id->qp, &rwr, &brw) || ibv_post_send(id->qp, &swr, &bsw))
 		die("post");
 	while (!got_recv || !got_send) {
-		n = ibv_poll_cq(cq, 1, &wc);
-		if (n < 0)
-			die("ibv_poll_cq");
-		if (!n)
-			continue;
+		poll_one(&wc);
 		if (wc.status != IBV_WC_SUCCESS) {
 			printf("FAIL work completion: %s\n",
 			       ibv_wc_status_str(wc.status));
@@ -309,7 +317,7 @@ static int expect_status(const char *subnqn, uint16_t qid, int keyed,
  */
 static int property_gets(int nr, uint16_t cid, int same)
 {
-	int sends = 0, recvs = 0, good = 0, i, n;
+	int sends = 0, recvs = 0, good = 0, i;
 	struct ibv_wc wc;
 
 	for (i = 0; i < nr; i++) {
@@ -343,11 +351,7 @@ static int property_gets(int nr, uint16_t cid, int same)
 		uint16_t rcid, sts;
 		uint8_t *r;
 
-		n = ibv_poll_cq(cq, 1, &wc);
-		if (n < 0)
-			die("ibv_poll_cq");
-		if (!n)
-			continue;
+		poll_one(&wc);
 		if (wc.status != IBV_WC_SUCCESS) {
 			printf("work completion: %s (after %d responses)\n",
 			       ibv_wc_status_str(wc.status), recvs);
