@@ -248,8 +248,7 @@ rig_nvme_ns() {
 		[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$RIG_NQN" ] || continue
 		for d in "$s"/nvme*n*; do
 			[ "$(cat "$d/nsid" 2>/dev/null)" = "${1:-1}" ] || continue
-			rig_dev_node "${d##*/}"
-			[ -b "/dev/${d##*/}" ] || continue
+			rig_dev_node "${d##*/}" || continue
 			echo "/dev/${d##*/}"
 			return 0
 		done
