@@ -33,7 +33,7 @@ attr_is() {
 	[ "$have" = "$2" ] || { rig_log "$1 is '$have', want '$2'"; return 1; }
 }
 no_ctrl() { [ "$(ctrls)" -eq 0 ]; }
-disconnect_all() { nvme disconnect-all >&2 && rig_wait 20 no_ctrl; }
+disconnect_all() { rig_disconnect all && rig_wait 20 no_ctrl; }
 
 # 1. queues, identity, timers, source address and TOS in one connect
 ns=$(rig_connect $RIG_IP4 4420 --nr-io-queues=1 --nr-write-queues=1 \
