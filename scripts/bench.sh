@@ -23,9 +23,16 @@ set -uo pipefail
 
 "$NVMEOF_ROOT/scripts/install-deps.sh" || die "dependency installation failed"
 # Debian 12's own kernel (the oldest installed, 6.1) unless BENCH_KVER
-# names another: the committed figures are for it
-rig_kernel stock "${BENCH_KVER:-$(debian_kvers | head -1)}" || exit 1
-img=$("$NVMEOF_ROOT/rig/image.sh" stock "$KVER") || die "build failed"
+# names another: the committed figures are for it. BENCH_KVER=debug is the
+# rig's debug kernel, to see where KASAN and lockdep spend a guest's time
+# (with make bench-insn).
+if [ "${BENCH_KVER:-}" = debug ]; then
+	rig_kernel debug || exit 1
+	img=$("$NVMEOF_ROOT/rig/image.sh" debug) || die "build failed"
+else
+	rig_kernel stock "${BENCH_KVER:-$(debian_kvers | head -1)}" || exit 1
+	img=$("$NVMEOF_ROOT/rig/image.sh" stock "$KVER") || die "build failed"
+fi
 out=$NVMEOF_ROOT/build/bench/$KVER
 prev=$NVMEOF_ROOT/build/bench/$KVER.previous.csv
 QEMU_INSN=()

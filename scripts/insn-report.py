@@ -22,7 +22,11 @@ def load_symbols(log):
         for line in f:
             line = line.replace('\r', '').strip()
             if line.startswith('RIG-KSYM '):
-                _, addr, name, mod = line.split()
+                fields = line.split()
+                # the kernel's own console messages can cut into a line
+                if len(fields) != 4:
+                    continue
+                _, addr, name, mod = fields
                 syms.append((int(addr, 16), name, mod.strip('[]')))
             elif line.startswith('RIG-INSN '):
                 ios = int(line.rsplit('ios=', 1)[1])
