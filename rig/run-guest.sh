@@ -15,7 +15,10 @@
 # may prefix with terminal escapes) within
 # RIG_BOOT_TIMEOUT seconds (default 300) is stuck in the kernel's boot, before
 # anything under test ran: it is stopped, the log says so (RIG-BOOT-HANG),
-# and the guest is booted once more. The first log is kept as LOG.hang.
+# and the guest is booted once more. The same for a kernel that died before
+# /init (RIG-BOOT-DIED): /init prints RIG-BEGIN before it loads any module of
+# ours, so such a crash is the kernel's own boot. The first log is kept as
+# LOG.hang.
 # Exit status: 0 if the guest reached its end marker, 1 otherwise.
 set -uo pipefail
 
@@ -45,6 +48,10 @@ boot() {
 	done
 	wait $pid
 	rc=$?
+	if ! grep -aq 'RIG-BEGIN' "$log"; then
+		echo "RIG-BOOT-DIED: the kernel ended before /init" >> "$log"
+		return 2
+	fi
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		echo "RIG-TIMEOUT after ${tmo}s" >> "$log"
 	fi
@@ -53,7 +60,7 @@ boot() {
 
 if ! boot "$@"; then
 	mv "$log" "$log.hang"
-	echo "[nvmeof-rdma] guest stuck in boot, booting it again (first console: $log.hang)" >&2
+	echo "[nvmeof-rdma] guest did not reach /init ($(tail -1 "$log.hang")), booting it again (first console: $log.hang)" >&2
 	boot "$@"
 fi
 grep -q '^RIG-END' "$log"
