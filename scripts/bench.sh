@@ -26,13 +26,10 @@ set -uo pipefail
 # names another: the committed figures are for it. BENCH_KVER=debug is the
 # rig's debug kernel, to see where KASAN and lockdep spend a guest's time
 # (with make bench-insn).
-if [ "${BENCH_KVER:-}" = debug ]; then
-	rig_kernel debug || exit 1
-	img=$("$NVMEOF_ROOT/rig/image.sh" debug) || die "build failed"
-else
-	rig_kernel stock "${BENCH_KVER:-$(debian_kvers | head -1)}" || exit 1
-	img=$("$NVMEOF_ROOT/rig/image.sh" stock "$KVER") || die "build failed"
-fi
+kind=stock release=${BENCH_KVER:-$(debian_kvers | head -1)}
+[ "$release" = debug ] && kind=debug release=
+rig_kernel "$kind" "$release" || exit 1
+img=$("$NVMEOF_ROOT/rig/image.sh" "$kind" "$release") || die "build failed"
 out=$NVMEOF_ROOT/build/bench/$KVER
 prev=$NVMEOF_ROOT/build/bench/$KVER.previous.csv
 QEMU_INSN=()
