@@ -36,7 +36,7 @@ boot() {
 		"$@" < /dev/null > "$log" 2>&1 &
 	local pid=$! waited=0 rc
 	while kill -0 $pid 2>/dev/null; do
-		grep -aq 'RIG-BEGIN' "$log" && break
+		grep -aq 'RIG-BEGIN' "$log" 2> /dev/null && break
 		if [ $waited -ge "$boot_tmo" ]; then
 			kill $pid
 			wait $pid

@@ -11,7 +11,9 @@ rig_verdict() {
 	splat=$("$NVMEOF_ROOT/rig/splat.sh" "$log")
 	splat_rc=$?
 	[ -n "$splat" ] && printf '%s\n' "$splat" | sed 's/^/    /' >&2
-	if ! grep -q '^RIG-END' "$log"; then
+	if grep -q '^RIG-NOT-RUN' "$log"; then
+		echo "FAIL not run: an earlier scenario of its guest did not finish"
+	elif ! grep -q '^RIG-END' "$log"; then
 		echo "FAIL guest did not finish$(grep -q RIG-TIMEOUT "$log" && echo ' (timeout)')"
 	elif [ $splat_rc -ne 0 ]; then
 		echo "FAIL kernel splat: $(printf '%s\n' "$splat" | grep '^splat' | head -1)"

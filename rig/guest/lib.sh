@@ -8,7 +8,7 @@
 # and goes on; rig_must stops the scenario. The scenario passes if nothing
 # failed and it ran to the end.
 
-RIG_FAILFILE=/tmp/rig-failed
+RIG_FAILFILE=/run/rig-failed
 KVER=$(uname -r)
 MODPROBE=/sbin/modprobe
 INSMOD=/sbin/insmod
@@ -52,7 +52,8 @@ rig_must() {
 	rig_check "$@" || exit 1
 }
 
-# rig_run_test FILE - run one scenario in a subshell and print its verdict.
+# rig_run_test FILE [AFTER] - run one scenario in a subshell, then the
+# command AFTER (its checks count for the scenario), and print the verdict.
 rig_run_test() {
 	local name
 	name=$(basename "$1" .sh)
@@ -60,11 +61,92 @@ rig_run_test() {
 	( set -u; . "$1" )
 	local rc=$?
 	[ $rc -eq 0 ] || [ -e $RIG_FAILFILE ] || rig_fail "scenario exited with $rc"
+	[ -z "${2:-}" ] || $2
 	if [ -e $RIG_FAILFILE ]; then
 		echo "RIG-RESULT FAIL $name: $(head -1 $RIG_FAILFILE)"
 	else
 		echo "RIG-RESULT PASS $name"
 	fi
+}
+
+# rig_lockdep - 1 while lockdep watches, 0 once it switched itself off
+# (after its first report, even an inherited one); nothing without lockdep.
+rig_lockdep() {
+	[ -r /proc/lockdep_stats ] &&
+		sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats
+}
+
+# rig_dump_log - what the host side judges besides the result: whether
+# lockdep still watched, and the kernel log since the last dump (which it
+# clears, so each scenario of a boot is judged by its own messages).
+rig_dump_log() {
+	local l
+	l=$(rig_lockdep)
+	[ -z "$l" ] || echo "RIG-LOCKDEP $l"
+	echo "RIG-DMESG-BEGIN"
+	dmesg -c
+	echo "RIG-DMESG-END"
+}
+
+# rig_modules - the loaded modules' names, newest first, without the ones
+# that cannot be unloaded at all ([permanent]: no exit function).
+rig_modules() {
+	awk '$4 !~ /permanent/ { print $1 }' /proc/modules
+}
+
+# rig_scenario FILE - one scenario of a boot that runs several (the host
+# side splits the console at the markers): its result, then the guest put
+# back as it found it, then its kernel log.
+rig_scenario() {
+	local name
+	name=$(basename "$1" .sh)
+	echo "RIG-SCENARIO-BEGIN $name t=$(rig_t) lockdep=$(rig_lockdep)"
+	RIG_MODULES_BEFORE=$(rig_modules)
+	rig_run_test "$1" rig_reset
+	rig_dump_log
+	echo "RIG-SCENARIO-END $name t=$(rig_t)"
+}
+
+# rig_reset - after a scenario, what it set up goes, so that the next one
+# starts as on a fresh boot: its processes, every controller, the target's
+# configuration, the RDMA devices and the netdev, the files in /tmp, and
+# every module it loaded (newest first, a few passes: holders go before
+# what they hold). A module that stays loaded is a leaked reference, and a
+# controller that stays is a teardown that hangs: both fail the scenario.
+rig_reset() {
+	local m left n=0 l
+	pkill -9 fio
+	pkill -9 -f /rig/bin/
+	rig_disconnect all
+	rig_check "reset: every controller deleted" \
+		rig_wait 30 eval '! ls -d /sys/class/nvme/nvme*/ > /dev/null 2>&1'
+	if [ -d $NVMET_CFS ]; then
+		rig_unexport
+		rmdir $NVMET_CFS/hosts/* 2> /dev/null
+	fi
+	for l in $(rdma link show 2> /dev/null | awk '{ print $2 }'); do
+		rdma link delete "${l%%/*}"
+	done
+	$IP link del d0 2> /dev/null
+	while :; do
+		left=
+		for m in $(rig_modules); do
+			case " $(echo $RIG_MODULES_BEFORE) " in
+			*" $m "*) continue ;;
+			esac
+			$RMMOD "$m" 2> /dev/null || left="$left $m"
+		done
+		[ -n "$left" ] && [ $n -lt 50 ] || break
+		n=$((n + 1))
+		sleep 0.2
+	done
+	[ -z "$left" ] || rig_fail "reset: still loaded after the scenario:$left"
+	# a regular file on a vanished device's path would keep devtmpfs from
+	# making the next device's node there
+	for l in /dev/nvme*; do
+		[ -f "$l" ] && rm -f "$l"
+	done
+	rm -rf /tmp/*
 }
 
 # rig_wait SECONDS CMD... - poll CMD every 0.2 s until it succeeds.
@@ -213,10 +295,12 @@ rig_unexport() {
 	for p in $NVMET_CFS/ports/*; do
 		[ -d "$p" ] || continue
 		rm -f "$p"/subsystems/*
+		rmdir "$p"/referrals/* 2> /dev/null
 		rmdir "$p"
 	done
 	for s in $NVMET_CFS/subsystems/*; do
 		[ -d "$s" ] || continue
+		rm -f "$s"/allowed_hosts/*
 		for n in "$s"/namespaces/*; do
 			[ -d "$n" ] || continue
 			echo 0 > "$n/enable"
