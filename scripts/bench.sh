@@ -9,6 +9,8 @@
 #
 # Environment: BENCH_JOBS guests at a time (default: number of cores);
 # BENCH_RUNS to run only some guests (e.g. "stock/stock ours/ours");
+# BENCH_INLINE=BYTES the target port's param_inline_data_size (default
+# 16384, stock's largest; the stock target caps more to it);
 # BENCH_PROFILE=CASE to print a perf profile of that case from each guest
 # (the profiled case then has no figure);
 # BENCH_INSN=CASE (`make bench-insn`) for exact instructions per I/O of that
@@ -65,6 +67,7 @@ for run in "${runs[@]}"; do
 		args="rig.job=bench rig.bench=fabric rig.host=${run%/*} rig.target=${run#*/}"
 	fi
 	[ -z "${BENCH_PROFILE:-}" ] || args+=" rig.profile=$BENCH_PROFILE"
+	[ -z "${BENCH_INLINE:-}" ] || args+=" rig.inline=$BENCH_INLINE"
 	if [ -n "${BENCH_INSN:-}" ]; then
 		args+=" rig.insn=$BENCH_INSN"
 		QEMU_INSN=(-plugin "$NVMEOF_ROOT/build/insn-count.so,out=$out/${run/\//-}.insn")

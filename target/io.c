@@ -16,6 +16,7 @@
 #include "nvmet_rdma.h"
 #include "post_context.h"
 #include "wire.h"
+#include "trace.h"
 
 static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp);
 
@@ -627,20 +628,25 @@ static u16 nvmet_rdma_map_sgl(struct nvmet_rdma_rsp *rsp)
 	status = nvmeof_classify_sgl(sgl->type, &kind);
 	switch (kind) {
 	case NVMEOF_SGL_INLINE:
-		return nvmet_rdma_map_sgl_inline(rsp);
+		status = nvmet_rdma_map_sgl_inline(rsp);
+		break;
 	case NVMEOF_SGL_KEYED_INVALIDATE:
-		return nvmet_rdma_map_sgl_keyed(rsp, sgl, true);
+		status = nvmet_rdma_map_sgl_keyed(rsp, sgl, true);
+		break;
 	case NVMEOF_SGL_KEYED:
-		return nvmet_rdma_map_sgl_keyed(rsp, sgl, false);
+		status = nvmet_rdma_map_sgl_keyed(rsp, sgl, false);
+		break;
 	case NVMEOF_SGL_BAD_SUBTYPE:
 		pr_err("invalid SGL subtype: %#x\n", sgl->type);
+		rsp->req.error_loc = offsetof(struct nvme_common_command, dptr);
 		break;
 	case NVMEOF_SGL_BAD_TYPE:
 		pr_err("invalid SGL type: %#x\n", sgl->type);
+		rsp->req.error_loc = offsetof(struct nvme_common_command, dptr);
 		break;
 	}
 
-	rsp->req.error_loc = offsetof(struct nvme_common_command, dptr);
+	trace_nvmet_rdma_map_data(rsp, kind, rsp->req.transfer_len, status);
 	return status;
 }
 

@@ -28,11 +28,14 @@
 #include "page_stack.h"
 
 /*
- * We allow at least 1 page, up to 4 SGEs, and up to 16KB of inline data
+ * In-capsule data: a page by default (as stock), up to 64 KiB (stock: 16
+ * KiB) where the device takes enough receive SGEs, one per page. A write
+ * that fits goes without the RDMA READ round trip and, from our host,
+ * without a memory registration; the price is memory: every receive buffer
+ * holds the full size (reported when a device is set up).
  */
 #define NVMET_RDMA_DEFAULT_INLINE_DATA_SIZE	PAGE_SIZE
-#define NVMET_RDMA_MAX_INLINE_SGE		4
-#define NVMET_RDMA_MAX_INLINE_DATA_SIZE		max_t(int, SZ_16K, PAGE_SIZE)
+#define NVMET_RDMA_MAX_INLINE_DATA_SIZE		max_t(int, SZ_64K, PAGE_SIZE)
 
 /* Assume mpsmin == device_page_size == 4KB */
 #define NVMET_RDMA_MAX_MDTS			8
@@ -45,10 +48,11 @@
 struct nvmet_rdma_srq;
 
 struct nvmet_rdma_cmd {
-	struct ib_sge		sge[NVMET_RDMA_MAX_INLINE_SGE + 1];
+	/* the command, then a page each of in-capsule data (inline_sg) */
+	struct ib_sge		*sge;
 	struct ib_cqe		cqe;
 	struct ib_recv_wr	wr;
-	struct scatterlist	inline_sg[NVMET_RDMA_MAX_INLINE_SGE];
+	struct scatterlist	*inline_sg;
 	struct nvme_command     *nvme_cmd;
 	struct nvmet_rdma_queue	*queue;
 	struct nvmet_rdma_srq   *nsrq;

@@ -19,6 +19,7 @@
 
 #include <linux/nvme-rdma.h>
 #include "nvmet_rdma.h"
+#include "inline_data.h"
 #include "wire.h"
 
 DEFINE_IDA(nvmet_rdma_queue_ida);
@@ -148,14 +149,30 @@ static struct nvmet_rdma_cmd *
 nvmet_rdma_alloc_cmds(struct nvmet_rdma_device *ndev,
 		      int nr_cmds, bool admin)
 {
+	int pages = admin ? 0 : ndev->inline_page_count;
+	struct scatterlist *sgs = NULL;
 	struct nvmet_rdma_cmd *cmds;
-	int ret = -EINVAL, i;
+	struct ib_sge *sges;
+	int ret = -ENOMEM, i;
 
-	cmds = kcalloc(nr_cmds, sizeof(*cmds), GFP_KERNEL);
-	if (!cmds)
-		goto out;
+	/*
+	 * The SGE and scatterlist arrays are sized by the device's in-capsule
+	 * pages (up to 16 a buffer, with an SRQ 1024 buffers and more): one
+	 * array each for all the buffers, vmalloc'ed if need be (the CPU
+	 * only reads them, when it posts a receive).
+	 */
+	cmds = kvcalloc(nr_cmds, sizeof(*cmds), GFP_KERNEL);
+	sges = kvcalloc(nr_cmds, array_size(pages + 1, sizeof(*sges)),
+			GFP_KERNEL);
+	if (pages)
+		sgs = kvcalloc(nr_cmds, array_size(pages, sizeof(*sgs)),
+			       GFP_KERNEL);
+	if (!cmds || !sges || (pages && !sgs))
+		goto out_free_arrays;
 
 	for (i = 0; i < nr_cmds; i++) {
+		cmds[i].sge = &sges[i * (pages + 1)];
+		cmds[i].inline_sg = pages ? &sgs[i * pages] : NULL;
 		ret = nvmet_rdma_alloc_cmd(ndev, cmds + i, admin);
 		if (ret)
 			goto out_free;
@@ -166,8 +183,10 @@ nvmet_rdma_alloc_cmds(struct nvmet_rdma_device *ndev,
 out_free:
 	while (--i >= 0)
 		nvmet_rdma_free_cmd(ndev, cmds + i, admin);
-	kfree(cmds);
-out:
+out_free_arrays:
+	kvfree(sgs);
+	kvfree(sges);
+	kvfree(cmds);
 	return ERR_PTR(ret);
 }
 
@@ -179,7 +198,9 @@ static void nvmet_rdma_free_cmds(struct nvmet_rdma_device *ndev,
 
 	for (i = 0; i < nr_cmds; i++)
 		nvmet_rdma_free_cmd(ndev, cmds + i, admin);
-	kfree(cmds);
+	kvfree(cmds[0].inline_sg);
+	kvfree(cmds[0].sge);
+	kvfree(cmds);
 }
 
 /**
@@ -450,14 +471,41 @@ static void nvmet_rdma_fit_port_pi(struct nvmet_port *nport,
 	nport->pi_enable = false;
 }
 
+/*
+ * The memory in-capsule data costs, said once when a device is set up:
+ * every receive buffer holds the full size, whether a command uses it or
+ * not. Without an SRQ that is per queue entry (bounded by the queue depth,
+ * at most NVME_RDMA_MAX_QUEUE_SIZE, times the queues the hosts connect);
+ * with SRQs it is their fixed total.
+ */
+static void nvmet_rdma_report_recv_buffers(struct nvmet_rdma_device *ndev)
+{
+	u32 pages = ndev->inline_page_count;
+
+	if (ndev->srqs)
+		pr_info("%s: in-capsule data up to %d bytes; %d shared receive queues of %zu buffers take %llu KiB\n",
+			ndev->device->name, ndev->inline_data_size,
+			ndev->srq_count, ndev->srq_size,
+			ndev->srq_count *
+			nvmeof_recv_buffer_bytes(pages, ndev->srq_size,
+						 PAGE_SIZE) / SZ_1K);
+	else
+		pr_info("%s: in-capsule data up to %d bytes; receive buffers take %llu KiB per I/O queue of %d entries\n",
+			ndev->device->name, ndev->inline_data_size,
+			nvmeof_recv_buffer_bytes(pages, NVME_RDMA_MAX_QUEUE_SIZE,
+						 PAGE_SIZE) / SZ_1K,
+			NVME_RDMA_MAX_QUEUE_SIZE);
+}
+
 static struct nvmet_rdma_device *
 nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 {
 	struct nvmet_rdma_port *port = cm_id->context;
 	struct nvmet_port *nport = port->nport;
+	struct ib_device_attr *attrs = &cm_id->device->attrs;
 	struct nvmet_rdma_device *ndev;
-	int inline_page_count;
-	int inline_sge_count;
+	u32 inline_page_count;
+	int recv_sge;
 	int ret;
 
 	mutex_lock(&nvmet_rdma_device_list_mutex);
@@ -474,15 +522,22 @@ nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 	if (!ndev)
 		goto out_err;
 
-	inline_page_count = num_pages(nport->inline_data_size);
-	inline_sge_count = max(cm_id->device->attrs.max_sge_rd,
-			       cm_id->device->attrs.max_recv_sge) - 1;
-	if (inline_page_count > inline_sge_count) {
+	/*
+	 * A receive takes an SGE per page of in-capsule data: the device's
+	 * limit for receive queues, and for its SRQs when they are used
+	 * (stock used max(max_sge_rd, max_recv_sge), which a device with
+	 * fewer receive than RDMA READ SGEs cannot create a queue pair for).
+	 */
+	recv_sge = attrs->max_recv_sge;
+	if (nvmet_rdma_use_srq && attrs->max_srq && attrs->max_srq_wr)
+		recv_sge = min(recv_sge, attrs->max_srq_sge);
+	inline_page_count = nvmeof_inline_pages(nport->inline_data_size,
+						recv_sge, PAGE_SIZE);
+	if (nport->inline_data_size > inline_page_count * PAGE_SIZE) {
 		pr_warn("inline_data_size %d cannot be supported by device %s. Reducing to %lu.\n",
 			nport->inline_data_size, cm_id->device->name,
-			inline_sge_count * PAGE_SIZE);
-		nport->inline_data_size = inline_sge_count * PAGE_SIZE;
-		inline_page_count = inline_sge_count;
+			inline_page_count * PAGE_SIZE);
+		nport->inline_data_size = inline_page_count * PAGE_SIZE;
 	}
 	ndev->inline_data_size = nport->inline_data_size;
 	ndev->inline_page_count = inline_page_count;
@@ -502,6 +557,7 @@ nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 			goto out_free_pd;
 	}
 
+	nvmet_rdma_report_recv_buffers(ndev);
 	list_add(&ndev->entry, &nvmet_rdma_device_list);
 out_unlock:
 	mutex_unlock(&nvmet_rdma_device_list_mutex);

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # target-ports: the target's port settings, each with a connect and verified
 # I/O from the host: an IPv4 address with in-capsule data off (0), IPv6 with
-# 4 KiB, the IPv4 wildcard address with 16 KiB (the largest, as stock), an
-# inline size above the largest (capped, with a warning), two ports at once
+# 4 KiB, the IPv4 wildcard address with 16 KiB (stock's largest), 64 KiB (our
+# largest; its memory reported), an inline size above it (capped, with a
+# warning) -- the target's trace shows which writes came in the capsule; two ports at once
 # (and module unload refused while they are enabled); T10-PI asked for on a
 # device without it (served without, with a warning, also when another port
 # has the device up already); a file namespace beside the block device;
-# then the target reloaded with a shared receive queue (use_srq=Y), with and
-# without in-capsule data.
+# then the target reloaded with a shared receive queue (use_srq=Y), with
+# in-capsule data off and at 64 KiB.
 # rig: pairs=ours/ours,stock/ours kernels=stock,debug rdma=rxe timeout=420
 
 rig_setup_rdma
@@ -16,17 +17,49 @@ rig_load_host
 dev=$(rig_backing ram 64)
 rig_must "brd backing device" test -b "$dev"
 
+T=/sys/kernel/tracing
+mount -t tracefs none $T 2> /dev/null
+MAP=$T/events/nvmet_rdma/nvmet_rdma_map_data/enable
+
+# writes_travel NS BS HOW - verified BS writes through NS, and the target's
+# nvmet_rdma_map_data trace says every one of them had its data HOW (a
+# regex: inline, in the capsule; $KEYED, by RDMA READ, with or without
+# remote invalidation asked for)
+KEYED='keyed(_inv)?'
+writes_travel() {
+	local cmd='qid=[1-9][0-9]* cid=[0-9]+ opcode=0x1 data=' all how
+	echo 1 > $MAP && echo > $T/trace || return 1
+	rig_fio_verify "$1" write "$2" 4 1 1M || return 1
+	echo 0 > $MAP
+	all=$(grep -cE "$cmd" $T/trace)
+	how=$(grep -cE "$cmd$3 len=" $T/trace)
+	rig_log "$2 writes: $how of $all with data=$3"
+	[ "$all" -gt 0 ] && [ "$how" -eq "$all" ]
+}
+
 # port PID TRADDR ADRFAM INLINE CONNECT_ADDR - export on one port, connect
-# through it, verify 4 KiB and 16 KiB writes (in the capsule or not,
-# depending on INLINE), disconnect, remove the export
+# through it, verify 4 KiB and 16 KiB writes (16 KiB in the capsule when
+# INLINE allows; 64 KiB ones too from our host, which sends up to 16
+# segments in a capsule where stock sends 4), disconnect, remove the export
 port() {
-	local pid=$1 traddr=$2 adrfam=$3 inline=$4 to=$5 what ns
+	local pid=$1 traddr=$2 adrfam=$3 inline=$4 to=$5 what ns big
 	what="port $traddr ($adrfam) inline $inline"
 	rig_check "$what: export" rig_export "$dev" "$pid" "$traddr" "$adrfam" 4420 "$inline" || return
 	ns=$(rig_connect "$to" 4420)
 	rig_check "$what: connect to $to" test -b "$ns" || { rig_unexport; return; }
 	rig_check "$what: 4k randwrite QD8" rig_fio_verify "$ns" randwrite 4k 8 1 1M
-	rig_check "$what: 16k write QD4" rig_fio_verify "$ns" write 16k 4 1 1M
+	if [ "$inline" -ge 16384 ]; then
+		rig_check "$what: 16k writes in the capsule" writes_travel "$ns" 16k inline
+	else
+		rig_check "$what: 16k writes by RDMA READ" writes_travel "$ns" 16k "$KEYED"
+	fi
+	if [ "$inline" -ge 65536 ]; then
+		# the stock host puts data in the capsule only when it maps to
+		# at most 4 segments: a 64k write whose pages happen to be
+		# contiguous goes inline, the others by RDMA READ
+		[ "$RIG_HOST" = ours ] && big=inline || big="(inline|$KEYED)"
+		rig_check "$what: 64k writes ($big)" writes_travel "$ns" 64k "$big"
+	fi
 	rig_check "$what: disconnect" rig_disconnect
 	rig_check "$what: namespace gone" rig_wait 10 eval '! rig_has_ns'
 	rig_check "$what: unexport" rig_unexport
@@ -36,8 +69,11 @@ port 1 "$RIG_IP4" ipv4 0 "$RIG_IP4"
 port 2 "$RIG_IP6" ipv6 4096 "$RIG_IP6"
 port 3 0.0.0.0 ipv4 16384 "$RIG_IP4"
 port 4 "$RIG_IP4" ipv4 65536 "$RIG_IP4"
+rig_check "the largest inline size's memory is reported" \
+	sh -c 'dmesg | grep -q "nvmet_rdma: rxe0: in-capsule data up to 65536 bytes; receive buffers take 8200 KiB per I/O queue of 128 entries"'
+port 5 "$RIG_IP4" ipv4 131072 "$RIG_IP4"
 rig_check "oversized inline size capped with a warning" \
-	sh -c 'dmesg | grep -q "nvmet_rdma: inline_data_size 65536 is too large, reducing to 16384"'
+	sh -c 'dmesg | grep -q "nvmet_rdma: inline_data_size 131072 is too large, reducing to 65536"'
 
 # two ports of one subsystem at once, a controller through each
 rig_check "two ports: first" rig_export "$dev" 1 "$RIG_IP4" ipv4 4420
@@ -89,7 +125,10 @@ rig_check "pi/file: unexport" rig_unexport
 rig_check "rmmod nvmet-rdma" $RMMOD nvmet-rdma
 rig_load_target "$RIG_TARGET" use_srq=Y
 rig_check "use_srq is on" test "$(cat /sys/module/nvmet_rdma/parameters/use_srq)" = Y
-# data by RDMA READ, and in the capsule (received into the SRQ's buffers)
+# data by RDMA READ, and in the capsule (received into the SRQ's buffers,
+# of the largest size)
 port 1 "$RIG_IP4" ipv4 0 "$RIG_IP4"
-port 3 0.0.0.0 ipv4 16384 "$RIG_IP4"
+port 4 "$RIG_IP4" ipv4 65536 "$RIG_IP4"
+rig_check "the SRQs' memory is reported" \
+	sh -c 'dmesg | grep -q "nvmet_rdma: rxe0: in-capsule data up to 65536 bytes; [0-9]* shared receive queues of 1024 buffers take [0-9]* KiB"' 
 rig_unload nvme-rdma nvmet-rdma

@@ -6,8 +6,8 @@
 # one vCPU), and IOPS is 1e9 / instructions per I/O.
 #
 # rig.bench=fabric: one host/target pairing (rig.host, rig.target) over rxe
-#                   at MTU 4096, target inline data 16 KiB, null_blk
-#                   irqmode=0 behind the target.
+#                   at MTU 4096, target inline data 16 KiB (rig.inline=BYTES
+#                   for another size), null_blk irqmode=0 behind the target.
 # rig.bench=local:  the same fio cases on null_blk directly, and the rig's
 #                   floor: perftest ib_read_lat 4 KiB over the same rxe.
 #
@@ -31,6 +31,8 @@ BENCH_CASES="
 randread-4k-qd1 randread 4k psync 1 3000
 randwrite-4k-qd1 randwrite 4k psync 1 3000
 randwrite-16k-qd1 randwrite 16k psync 1 2000
+randwrite-32k-qd1 randwrite 32k psync 1 1500
+write-64k-qd1 write 64k psync 1 1000
 read-128k-qd1 read 128k psync 1 500
 write-128k-qd1 write 128k psync 1 500
 randread-4k-qd32 randread 4k libaio 32 30000
@@ -142,7 +144,8 @@ local)
 fabric)
 	rig_load_target
 	rig_load_host
-	rig_must "export (inline 16 KiB)" rig_export "$dev" 1 "$RIG_IP4" ipv4 4420 16384
+	rig_must "export (inline ${RIG_INLINE:-16384} bytes)" \
+		rig_export "$dev" 1 "$RIG_IP4" ipv4 4420 "${RIG_INLINE:-16384}"
 	# Memory: NCONN controllers (distinct host NQNs) at once, so that the
 	# page or two the allocators keep in flight is small against the total.
 	nconn=4

@@ -117,6 +117,8 @@ rig_reset() {
 	local m left n=0 l
 	pkill -9 fio
 	pkill -9 -f /rig/bin/
+	[ -w /sys/kernel/tracing/events/enable ] &&
+		echo 0 > /sys/kernel/tracing/events/enable
 	rig_disconnect all
 	rig_check "reset: every controller deleted" \
 		rig_wait 30 eval '! ls -d /sys/class/nvme/nvme*/ > /dev/null 2>&1'

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tracepoints of the NVMe/RDMA target (nvmeof-rdma). Queues are named by
+ * the host's qid (0 = admin) and the target's queue index (as in its log
+ * messages).
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM nvmet_rdma
+
+#if !defined(_NVMET_RDMA_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _NVMET_RDMA_TRACE_H
+
+#include <linux/tracepoint.h>
+
+#include "nvmet_rdma.h"
+#include "wire.h"
+
+/*
+ * nvmet_rdma_map_data - how a command's data travels, once its SGL
+ * descriptor is checked: in the capsule, by RDMA READ/WRITE through the
+ * host's key (keyed_inv: the host asked for remote invalidation), or
+ * refused (status, the NVMe status the command completes with).
+ */
+TRACE_EVENT(nvmet_rdma_map_data,
+	    TP_PROTO(struct nvmet_rdma_rsp *rsp, enum nvmeof_sgl_kind kind,
+		     u32 len, u16 status),
+	    TP_ARGS(rsp, kind, len, status),
+	    TP_STRUCT__entry(__field(int, queue)
+			     __field(u16, qid)
+			     __field(u16, cid)
+			     __field(u8, opcode)
+			     __field(int, kind)
+			     __field(u32, len)
+			     __field(u16, status)),
+	    TP_fast_assign(__entry->queue = rsp->queue->idx;
+			   __entry->qid = rsp->queue->host_qid;
+			   __entry->cid = rsp->req.cmd->common.command_id;
+			   __entry->opcode = rsp->req.cmd->common.opcode;
+			   __entry->kind = kind;
+			   __entry->len = len;
+			   __entry->status = status;),
+	    TP_printk("queue=%d qid=%u cid=%u opcode=%#x data=%s len=%u status=%#x",
+		      __entry->queue, __entry->qid, __entry->cid,
+		      __entry->opcode,
+		      __print_symbolic(__entry->kind,
+				       { NVMEOF_SGL_INLINE, "inline" },
+				       { NVMEOF_SGL_KEYED, "keyed" },
+				       { NVMEOF_SGL_KEYED_INVALIDATE, "keyed_inv" },
+				       { NVMEOF_SGL_BAD_SUBTYPE, "bad_subtype" },
+				       { NVMEOF_SGL_BAD_TYPE, "bad_type" }),
+		      __entry->len, __entry->status)
+);
+
+#endif /* _NVMET_RDMA_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE trace
+#include <trace/define_trace.h>
