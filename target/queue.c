@@ -481,20 +481,21 @@ static void nvmet_rdma_fit_port_pi(struct nvmet_port *nport,
 static void nvmet_rdma_report_recv_buffers(struct nvmet_rdma_device *ndev)
 {
 	u32 pages = ndev->inline_page_count;
+	u64 bytes;
 
-	if (ndev->srqs)
+	if (ndev->srqs) {
+		bytes = ndev->srq_count *
+			nvmeof_recv_buffer_bytes(pages, ndev->srq_size, PAGE_SIZE);
 		pr_info("%s: in-capsule data up to %d bytes; %d shared receive queues of %zu buffers take %llu KiB\n",
 			ndev->device->name, ndev->inline_data_size,
-			ndev->srq_count, ndev->srq_size,
-			ndev->srq_count *
-			nvmeof_recv_buffer_bytes(pages, ndev->srq_size,
-						 PAGE_SIZE) / SZ_1K);
-	else
-		pr_info("%s: in-capsule data up to %d bytes; receive buffers take %llu KiB per I/O queue of %d entries\n",
+			ndev->srq_count, ndev->srq_size, bytes / SZ_1K);
+	} else {
+		bytes = nvmeof_recv_buffer_bytes(pages, NVME_RDMA_MAX_QUEUE_SIZE,
+						 PAGE_SIZE);
+		pr_info("%s: in-capsule data up to %d bytes; receive buffers take up to %llu KiB per I/O queue (%d entries at most)\n",
 			ndev->device->name, ndev->inline_data_size,
-			nvmeof_recv_buffer_bytes(pages, NVME_RDMA_MAX_QUEUE_SIZE,
-						 PAGE_SIZE) / SZ_1K,
-			NVME_RDMA_MAX_QUEUE_SIZE);
+			bytes / SZ_1K, NVME_RDMA_MAX_QUEUE_SIZE);
+	}
 }
 
 static struct nvmet_rdma_device *

@@ -69,8 +69,14 @@ port 1 "$RIG_IP4" ipv4 0 "$RIG_IP4"
 port 2 "$RIG_IP6" ipv6 4096 "$RIG_IP6"
 port 3 0.0.0.0 ipv4 16384 "$RIG_IP4"
 port 4 "$RIG_IP4" ipv4 65536 "$RIG_IP4"
-rig_check "the largest inline size's memory is reported" \
-	sh -c 'dmesg | grep -q "nvmet_rdma: rxe0: in-capsule data up to 65536 bytes; receive buffers take 8200 KiB per I/O queue of 128 entries"'
+# each of a queue's receive buffers: the 64-byte command and 64 KiB
+recv_memory_reported() {
+	local m
+	m=$(dmesg | sed -n 's|.*nvmet_rdma: rxe0: in-capsule data up to 65536 bytes; receive buffers take up to \([0-9]*\) KiB per I/O queue (\([0-9]*\) entries at most)$|\1 \2|p' | tail -1)
+	rig_log "receive buffers per I/O queue: ${m% *} KiB for ${m#* } entries"
+	[ -n "$m" ] && [ "${m% *}" -eq $(( ${m#* } * (65536 + 64) / 1024 )) ]
+}
+rig_check "the largest inline size's memory is reported" recv_memory_reported
 port 5 "$RIG_IP4" ipv4 131072 "$RIG_IP4"
 rig_check "oversized inline size capped with a warning" \
 	sh -c 'dmesg | grep -q "nvmet_rdma: inline_data_size 131072 is too large, reducing to 65536"'
