@@ -9,8 +9,8 @@
 # Run with our host against both targets, and with the stock host against
 # our target (its port disable and device removal under a stock host's load).
 # Last in its guest (order=last): the controller goes away under fio's open
-# namespace, and nvme-core's report then (inherited, see rig/splat.sh)
-# switches lockdep off for the rest of the boot.
+# namespace, which can end in nvme-core's inherited lockdep report (see
+# rig/splat.sh), and lockdep then stops watching for the rest of the boot.
 # rig: pairs=ours/ours,ours/stock,stock/ours kernels=stock,debug rdma=rxe timeout=360 order=last
 
 rig_setup_rdma
