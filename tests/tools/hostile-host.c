@@ -57,12 +57,9 @@
 #include <netdb.h>
 #include <rdma/rdma_cma.h>
 
-/* NVMe/RDMA CM private data (NVMe over Fabrics RDMA transport binding) */
-struct cm_req {
-	uint16_t recfmt, qid, hrqsize, hsqsize;
-	uint8_t rsvd[24];
-} __attribute__((packed));
+#include "cm_common.h"
 
+/* the target's reject private data */
 struct cm_rej {
 	uint16_t recfmt, sts;
 } __attribute__((packed));
@@ -84,7 +81,6 @@ enum { CM_INVALID_LEN = 1, CM_INVALID_RECFMT = 2, CM_INVALID_HSQSIZE = 4,
 #define IO_DEPTH	32
 #define MAX_BURST	40
 
-static struct rdma_event_channel *ec;
 static struct rdma_cm_id *id;
 static struct ibv_pd *pd;
 static struct ibv_cq *cq;
@@ -97,27 +93,6 @@ static int iwarp;
 static uint8_t burst_cmds[MAX_BURST + 1][CAPSULE_CMD];
 static uint8_t burst_rsps[MAX_BURST + 1][16];
 static struct ibv_mr *burst_cmd_mr, *burst_rsp_mr;
-
-static void die(const char *what)
-{
-	printf("FAIL %s: %s\n", what, strerror(errno));
-	exit(2);
-}
-
-static struct rdma_cm_event *expect_event(enum rdma_cm_event_type type)
-{
-	struct rdma_cm_event *ev;
-
-	if (rdma_get_cm_event(ec, &ev))
-		die("rdma_get_cm_event");
-	if (ev->event != type && ev->event != RDMA_CM_EVENT_REJECTED) {
-		printf("FAIL expected %s, got %s (status %d)\n",
-		       rdma_event_str(type), rdma_event_str(ev->event),
-		       ev->status);
-		exit(2);
-	}
-	return ev;
-}
 
 static void setup(const char *addr, const char *port)
 {
@@ -137,10 +112,10 @@ static void setup(const char *addr, const char *port)
 		die("getaddrinfo");
 	if (rdma_resolve_addr(id, NULL, ai->ai_addr, 2000))
 		die("rdma_resolve_addr");
-	rdma_ack_cm_event(expect_event(RDMA_CM_EVENT_ADDR_RESOLVED));
+	rdma_ack_cm_event(expect_event(RDMA_CM_EVENT_ADDR_RESOLVED, true));
 	if (rdma_resolve_route(id, 2000))
 		die("rdma_resolve_route");
-	ev = expect_event(RDMA_CM_EVENT_ROUTE_RESOLVED);
+	ev = expect_event(RDMA_CM_EVENT_ROUTE_RESOLVED, true);
 	rdma_ack_cm_event(ev);
 	iwarp = id->verbs->device->transport_type == IBV_TRANSPORT_IWARP;
 
@@ -192,7 +167,7 @@ static int cm_connect(const void *pdata, uint8_t len)
 
 	if (rdma_connect(id, &param))
 		die("rdma_connect");
-	ev = expect_event(RDMA_CM_EVENT_ESTABLISHED);
+	ev = expect_event(RDMA_CM_EVENT_ESTABLISHED, true);
 	if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
 		sts = 0;
 	} else {

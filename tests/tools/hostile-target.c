@@ -32,12 +32,9 @@
 #include <netdb.h>
 #include <rdma/rdma_cma.h>
 
-/* NVMe/RDMA CM private data: the host's request and our accept */
-struct cm_req {
-	uint16_t recfmt, qid, hrqsize, hsqsize;
-	uint8_t rsvd[24];
-} __attribute__((packed));
+#include "cm_common.h"
 
+/* NVMe/RDMA CM private data: our accept (the request: cm_common.h) */
 struct cm_rep {
 	uint16_t recfmt, crqsize;
 	uint8_t rsvd[28];
@@ -59,34 +56,12 @@ struct cqe {
 #define RECV_SIZE	4096
 #define SEND_WR_ID	100	/* receives are 0 .. NR_RECV - 1 */
 
-static struct rdma_event_channel *ec;
 static struct rdma_cm_id *conn;
 static struct ibv_pd *pd;
 static struct ibv_cq *cq;
 static uint8_t recv_buf[NR_RECV][RECV_SIZE];
 static uint8_t send_buf[2][64];
 static struct ibv_mr *recv_mr, *send_mr;
-
-static void die(const char *what)
-{
-	printf("FAIL %s: %s\n", what, strerror(errno));
-	exit(2);
-}
-
-static struct rdma_cm_event *wait_event(enum rdma_cm_event_type type)
-{
-	struct rdma_cm_event *ev;
-
-	if (rdma_get_cm_event(ec, &ev))
-		die("rdma_get_cm_event");
-	if (ev->event != type) {
-		printf("FAIL expected %s, got %s (status %d)\n",
-		       rdma_event_str(type), rdma_event_str(ev->event),
-		       ev->status);
-		exit(2);
-	}
-	return ev;
-}
 
 static void post_recv(int i)
 {
@@ -127,7 +102,7 @@ static void accept_one(const char *addr, const char *port)
 	printf("LISTENING\n");
 	fflush(stdout);
 
-	ev = wait_event(RDMA_CM_EVENT_CONNECT_REQUEST);
+	ev = expect_event(RDMA_CM_EVENT_CONNECT_REQUEST, false);
 	conn = ev->id;
 	req = ev->param.conn.private_data;
 	printf("connect request: qid %u hsqsize %u hrqsize %u\n",
@@ -158,7 +133,7 @@ static void accept_one(const char *addr, const char *port)
 	rdma_ack_cm_event(ev);
 	if (rdma_accept(conn, &param))
 		die("rdma_accept");
-	rdma_ack_cm_event(wait_event(RDMA_CM_EVENT_ESTABLISHED));
+	rdma_ack_cm_event(expect_event(RDMA_CM_EVENT_ESTABLISHED, false));
 }
 
 /*
