@@ -95,8 +95,9 @@ rig_modules() {
 }
 
 # rig_scenario FILE - one scenario of a boot that runs several (the host
-# side splits the console at the markers): its result, then the guest put
-# back as it found it, then its kernel log.
+# side splits the console at the markers): the scenario, the guest put back
+# as it found it (rig_reset's checks count for the scenario), its result,
+# then its kernel log.
 rig_scenario() {
 	local name
 	name=$(basename "$1" .sh)
