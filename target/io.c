@@ -83,6 +83,34 @@ nvmet_rdma_get_rsp(struct nvmet_rdma_queue *queue)
 	return rsp;
 }
 
+/*
+ * A receive buffer's in-capsule data pages stay DMA-mapped for the buffer's
+ * lifetime, so the DMA API has to hand them over explicitly, as it does the
+ * command: to the CPU before the backend reads what the last receive put
+ * there (behind swiotlb the data is still in the bounce buffer until then;
+ * on a CPU without coherent DMA, stale cache lines would be read), and back
+ * to the device before the buffer is posted again. Only the pages that
+ * receive filled; nothing on a software device (virtual DMA). Stock syncs
+ * the command alone.
+ */
+static void nvmet_rdma_sync_inline(struct ib_device *dev,
+				   struct nvmet_rdma_cmd *cmd, bool for_cpu)
+{
+	u32 pages = min_t(u32, DIV_ROUND_UP(cmd->inline_received, PAGE_SIZE),
+			  cmd->wr.num_sge - 1);
+	struct ib_sge *sge;
+
+	for (sge = &cmd->sge[1]; sge <= &cmd->sge[pages]; sge++) {
+		if (for_cpu)
+			ib_dma_sync_single_for_cpu(dev, sge->addr, sge->length,
+						   DMA_FROM_DEVICE);
+		else
+			ib_dma_sync_single_for_device(dev, sge->addr,
+						      sge->length,
+						      DMA_FROM_DEVICE);
+	}
+}
+
 /**
  * nvmet_rdma_post_recv() - post a command buffer for the next RDMA RECV
  * @ndev: the device the buffer is mapped for
@@ -99,6 +127,7 @@ int nvmet_rdma_post_recv(struct nvmet_rdma_device *ndev,
 	ib_dma_sync_single_for_device(ndev->device,
 				      cmd->sge[0].addr, cmd->sge[0].length,
 				      DMA_FROM_DEVICE);
+	nvmet_rdma_sync_inline(ndev->device, cmd, false);
 
 	if (cmd->nsrq)
 		ret = ib_post_srq_recv(cmd->nsrq->srq, &cmd->wr, NULL);
@@ -695,6 +724,7 @@ void nvmet_rdma_handle_command(struct nvmet_rdma_queue *queue,
 	ib_dma_sync_single_for_cpu(queue->dev->device,
 				   cmd->cmd->sge[0].addr, cmd->cmd->sge[0].length,
 				   DMA_FROM_DEVICE);
+	nvmet_rdma_sync_inline(queue->dev->device, cmd->cmd, true);
 	ib_dma_sync_single_for_cpu(queue->dev->device,
 				   cmd->send_sge.addr, cmd->send_sge.length,
 				   DMA_TO_DEVICE);
