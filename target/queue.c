@@ -382,11 +382,17 @@ out_free:
 	return ERR_PTR(ret);
 }
 
+/* use_srq takes effect only on a device that has SRQs */
+static bool nvmet_rdma_srqs_usable(const struct ib_device_attr *attrs)
+{
+	return nvmet_rdma_use_srq && attrs->max_srq && attrs->max_srq_wr;
+}
+
 static int nvmet_rdma_init_srqs(struct nvmet_rdma_device *ndev)
 {
 	int i, ret;
 
-	if (!ndev->device->attrs.max_srq_wr || !ndev->device->attrs.max_srq) {
+	if (!nvmet_rdma_srqs_usable(&ndev->device->attrs)) {
 		/*
 		 * If SRQs aren't supported we just go ahead and use normal
 		 * non-shared receive queues.
@@ -530,7 +536,7 @@ nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 	 * fewer receive than RDMA READ SGEs cannot create a queue pair for).
 	 */
 	recv_sge = attrs->max_recv_sge;
-	if (nvmet_rdma_use_srq && attrs->max_srq && attrs->max_srq_wr)
+	if (nvmet_rdma_srqs_usable(attrs))
 		recv_sge = min(recv_sge, attrs->max_srq_sge);
 	inline_page_count = nvmeof_inline_pages(nport->inline_data_size,
 						recv_sge, PAGE_SIZE);
