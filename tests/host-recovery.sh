@@ -77,7 +77,7 @@ pid=$!
 sleep 2
 rig_check "fio running when the device goes" kill -0 $pid
 rig_check "rdma link delete $RIG_RDMA_DEV" rdma link delete $RIG_RDMA_DEV
-rig_check "controller removed" rig_wait 30 eval '! ls -d /sys/class/nvme/nvme*/ > /dev/null 2>&1'
+rig_check "controller removed" rig_wait 30 rig_no_controllers
 rig_check "fio ended (its device is gone) instead of hanging" \
 	rig_wait 30 eval "! kill -0 $pid 2> /dev/null"
 wait $pid

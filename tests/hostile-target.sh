@@ -15,7 +15,6 @@ rig_setup_rdma
 rig_load_host
 rig_must "admin timeout 5 s" sh -c 'echo 5 > /sys/module/nvme_core/parameters/admin_timeout'
 
-no_ctrl() { ! ls -d /sys/class/nvme/nvme*/ > /dev/null 2>&1; }
 # has_msg LINE MSG - the kernel log from line LINE on matches MSG
 has_msg() { dmesg | tail -n +"$1" | grep -q "$2"; }
 
@@ -30,7 +29,7 @@ hostile() {
 	n=$(dmesg | wc -l)
 	rig_check "$c: nvme connect fails" \
 		sh -c "! nvme connect -t rdma -a $RIG_IP4 -s 4430 -n $RIG_NQN"
-	rig_check "$c: no controller left" rig_wait 10 no_ctrl
+	rig_check "$c: no controller left" rig_wait 10 rig_no_controllers
 	rig_check "$c: the tool sent its response and saw the host go" wait $pid
 	sed "s/^/RIG-LOG $c tool: /" "$out"
 	dmesg | tail -n +$((n + 1)) | grep nvme | sed "s/^/RIG-LOG $c host: /"

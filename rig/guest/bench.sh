@@ -167,7 +167,7 @@ fabric)
 	slab_after=$(bench_slab_kib)
 	echo "RIG-BENCH pair=$RIG_HOST/$RIG_TARGET case=memory-per-connection kib=$(( (after - before) / nconn )) slab_kib=$(( (slab_after - slab_before) / nconn ))"
 	rig_must "disconnect the memory controllers" rig_disconnect
-	rig_must "controllers gone" rig_wait 30 eval '! ls -d /sys/class/nvme/nvme*/ > /dev/null 2>&1'
+	rig_must "controllers gone" rig_wait 30 rig_no_controllers
 
 	ns=$(rig_connect)
 	rig_must "connect" test -b "$ns"

@@ -122,7 +122,7 @@ rig_reset() {
 		echo 0 > /sys/kernel/tracing/events/enable
 	rig_disconnect all
 	rig_check "reset: every controller deleted" \
-		rig_wait 30 eval '! ls -d /sys/class/nvme/nvme*/ > /dev/null 2>&1'
+		rig_wait 30 rig_no_controllers
 	if [ -d $NVMET_CFS ]; then
 		rig_unexport
 		rmdir $NVMET_CFS/hosts/* 2> /dev/null
@@ -344,6 +344,9 @@ rig_nvme_ns() {
 }
 
 rig_has_ns() { [ -b "$(rig_nvme_ns)" ]; }
+
+# rig_no_controllers - true when no NVMe controller is left (for rig_wait)
+rig_no_controllers() { ! ls -d /sys/class/nvme/nvme*/ > /dev/null 2>&1; }
 
 # rig_connect [TRADDR TRSVCID] [nvme connect options...] - connect, wait for
 # the namespace, print its device.
