@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A bounded LIFO of free pages: the bookkeeping of a page cache, without
- * its locking (the caller's) or its allocation (the caller's), so that it
- * can be unit tested on its own.
+ * A bounded LIFO of free data pages, each with the address it is mapped at
+ * for the RDMA device: the bookkeeping of a page cache, without its locking
+ * (the caller's), its allocation or its DMA mapping (the caller's), so that
+ * it can be unit tested on its own.
  */
 #ifndef NVMEOF_PAGE_STACK_H
 #define NVMEOF_PAGE_STACK_H
@@ -12,31 +13,49 @@
 struct page;
 
 /**
- * struct nvmeof_page_stack - a bounded stack of pages
- * @pages: room for @cap page pointers
- * @nr: pages on the stack
- * @cap: most pages the stack holds
+ * struct nvmeof_data_page - a data page and its DMA mapping
+ * @page: the page
+ * @dma_addr: where the RDMA device reaches it; meaningful only where the
+ *	cache's owner maps its pages (the stack just keeps it with the page)
+ */
+struct nvmeof_data_page {
+	struct page *page;
+	u64 dma_addr;
+};
+
+/**
+ * struct nvmeof_page_stack - a bounded stack of data pages
+ * @pages: room for @cap entries
+ * @nr: entries on the stack
+ * @cap: most entries the stack holds
  */
 struct nvmeof_page_stack {
-	struct page **pages;
+	struct nvmeof_data_page *pages;
 	unsigned int nr;
 	unsigned int cap;
 };
 
 /* Returns false, leaving the stack as it was, when it is full. */
 static inline bool nvmeof_page_stack_push(struct nvmeof_page_stack *s,
-					  struct page *page)
+					  struct nvmeof_data_page dp)
 {
 	if (s->nr >= s->cap)
 		return false;
-	s->pages[s->nr++] = page;
+	s->pages[s->nr++] = dp;
 	return true;
 }
 
-/* Returns the page pushed last, or NULL when the stack is empty. */
-static inline struct page *nvmeof_page_stack_pop(struct nvmeof_page_stack *s)
+/*
+ * Takes the entry pushed last into *dp and returns true, or returns false
+ * (*dp untouched) when the stack is empty.
+ */
+static inline bool nvmeof_page_stack_pop(struct nvmeof_page_stack *s,
+					 struct nvmeof_data_page *dp)
 {
-	return s->nr ? s->pages[--s->nr] : NULL;
+	if (!s->nr)
+		return false;
+	*dp = s->pages[--s->nr];
+	return true;
 }
 
 #endif /* NVMEOF_PAGE_STACK_H */

@@ -100,12 +100,19 @@ def fmt(v, metric):
     return f"{v:,.1f}" if metric == "lat" else f"{v:,.0f}"
 
 
+def params_note():
+    # make bench's BENCH_TARGET_PARAMS: our target's module parameters
+    params = os.environ.get("BENCH_TARGET_PARAMS", "").split()
+    return f", our target loaded with {' '.join(params)}" if params else ""
+
+
 def markdown(res, kver):
     # make bench's BENCH_INLINE: the port's param_inline_data_size
     inline = int(os.environ.get("BENCH_INLINE") or 16384)
     out = [f"Kernel {kver}, QEMU TCG `-icount shift=0,sleep=off`, 1 vCPU, rxe MTU 4096, "
            f"null_blk irqmode=0, target inline data {inline // 1024} KiB"
-           f"{' (the stock target caps it at 16)' if inline > 16384 else ''}. "
+           f"{' (the stock target caps it at 16)' if inline > 16384 else ''}"
+           f"{params_note()}. "
            "Latency = fio mean completion "
            "latency at QD1 (µs of guest time = thousands of instructions per I/O); "
            "IOPS at QD32. Ratio = pairing / stock-stock (latency: lower is better; "

@@ -11,6 +11,9 @@
 # BENCH_RUNS to run only some guests (e.g. "stock/stock ours/ours");
 # BENCH_INLINE=BYTES the target port's param_inline_data_size (default
 # 16384, stock's largest; the stock target caps more to it);
+# BENCH_TARGET_PARAMS="NAME=VALUE ..." module parameters for our target
+# (not the stock one), to measure one of its choices against its default,
+# e.g. "premap_data=N" or "cached_pages=0";
 # BENCH_PROFILE=CASE to print a perf profile of that case from each guest
 # (the profiled case then has no figure);
 # BENCH_INSN=CASE (`make bench-insn`) for exact instructions per I/O of that
@@ -68,6 +71,8 @@ for run in "${runs[@]}"; do
 	fi
 	[ -z "${BENCH_PROFILE:-}" ] || args+=" rig.profile=$BENCH_PROFILE"
 	[ -z "${BENCH_INLINE:-}" ] || args+=" rig.inline=$BENCH_INLINE"
+	[ -z "${BENCH_TARGET_PARAMS:-}" ] ||
+		args+=" rig.target_params=$(echo $BENCH_TARGET_PARAMS | tr ' ' ,)"
 	if [ -n "${BENCH_INSN:-}" ]; then
 		args+=" rig.insn=$BENCH_INSN"
 		QEMU_INSN=(-plugin "$NVMEOF_ROOT/build/insn-count.so,out=$out/${run/\//-}.insn")

@@ -11,7 +11,6 @@
 #include <linux/slab.h>
 
 #include <rdma/ib_verbs.h>
-#include <rdma/rw.h>
 
 #include "nvmet_rdma.h"
 #include "post_context.h"
@@ -253,44 +252,6 @@ static void nvmet_rdma_set_sig_attrs(struct nvmet_req *req,
 		sig_attrs->check_mask |= IB_SIG_CHECK_APPTAG;
 }
 
-static int nvmet_rdma_rw_ctx_init(struct nvmet_rdma_rsp *rsp, u64 addr, u32 key,
-				  struct ib_sig_attrs *sig_attrs)
-{
-	struct rdma_cm_id *cm_id = rsp->queue->cm_id;
-	struct nvmet_req *req = &rsp->req;
-	int ret;
-
-	if (req->metadata_len)
-		ret = rdma_rw_ctx_signature_init(&rsp->rw, cm_id->qp,
-						 cm_id->port_num, req->sg,
-						 req->sg_cnt, req->metadata_sg,
-						 req->metadata_sg_cnt,
-						 sig_attrs, addr, key,
-						 nvmet_data_dir(req));
-	else
-		ret = rdma_rw_ctx_init(&rsp->rw, cm_id->qp, cm_id->port_num,
-				       req->sg, req->sg_cnt, 0, addr, key,
-				       nvmet_data_dir(req));
-
-	return ret;
-}
-
-static void nvmet_rdma_rw_ctx_destroy(struct nvmet_rdma_rsp *rsp)
-{
-	struct rdma_cm_id *cm_id = rsp->queue->cm_id;
-	struct nvmet_req *req = &rsp->req;
-
-	if (req->metadata_len)
-		rdma_rw_ctx_destroy_signature(&rsp->rw, cm_id->qp,
-					      cm_id->port_num, req->sg,
-					      req->sg_cnt, req->metadata_sg,
-					      req->metadata_sg_cnt,
-					      nvmet_data_dir(req));
-	else
-		rdma_rw_ctx_destroy(&rsp->rw, cm_id->qp, cm_id->port_num,
-				    req->sg, req->sg_cnt, nvmet_data_dir(req));
-}
-
 /**
  * nvmet_rdma_free_rsp_resources() - release what a response holds for I/O
  * @rsp: the response
@@ -303,7 +264,7 @@ void nvmet_rdma_free_rsp_resources(struct nvmet_rdma_rsp *rsp)
 	struct nvmet_rdma_queue *queue = rsp->queue;
 
 	if (rsp->n_rdma)
-		nvmet_rdma_rw_ctx_destroy(rsp);
+		nvmet_rdma_rw_destroy(rsp);
 
 	if (rsp->req.sg < rsp->cmd->inline_sg ||
 	    rsp->req.sg >= rsp->cmd->inline_sg + queue->dev->inline_page_count)
@@ -391,7 +352,6 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 {
 	struct nvmet_rdma_rsp *rsp =
 		container_of(req, struct nvmet_rdma_rsp, req);
-	struct rdma_cm_id *cm_id = rsp->queue->cm_id;
 	struct ib_send_wr *first_wr;
 
 	if (rsp->flags & NVMET_RDMA_REQ_INVALIDATE_RKEY) {
@@ -403,13 +363,9 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 
 	if (nvmet_rdma_need_data_out(rsp)) {
 		if (rsp->req.metadata_len)
-			first_wr = rdma_rw_ctx_wrs(&rsp->rw, cm_id->qp,
-						   cm_id->port_num,
-						   &rsp->write_cqe, NULL);
+			first_wr = nvmet_rdma_rw_wrs(rsp, &rsp->write_cqe, NULL);
 		else
-			first_wr = rdma_rw_ctx_wrs(&rsp->rw, cm_id->qp,
-						   cm_id->port_num, NULL,
-						   &rsp->send_wr);
+			first_wr = nvmet_rdma_rw_wrs(rsp, NULL, &rsp->send_wr);
 	} else {
 		first_wr = &rsp->send_wr;
 	}
@@ -442,7 +398,7 @@ void nvmet_rdma_read_data_done(struct ib_cq *cq, struct ib_wc *wc)
 	rsp->n_rdma = 0;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		nvmet_rdma_rw_ctx_destroy(rsp);
+		nvmet_rdma_rw_destroy(rsp);
 		nvmet_req_uninit(&rsp->req);
 		nvmet_rdma_release_rsp(rsp);
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
@@ -455,7 +411,7 @@ void nvmet_rdma_read_data_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	if (rsp->req.metadata_len)
 		status = nvmet_rdma_check_pi_status(rsp->rw.reg->mr);
-	nvmet_rdma_rw_ctx_destroy(rsp);
+	nvmet_rdma_rw_destroy(rsp);
 
 	if (unlikely(status))
 		nvmet_req_complete(&rsp->req, status);
@@ -486,7 +442,7 @@ void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc)
 	rsp->n_rdma = 0;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		nvmet_rdma_rw_ctx_destroy(rsp);
+		nvmet_rdma_rw_destroy(rsp);
 		nvmet_req_uninit(&rsp->req);
 		nvmet_rdma_release_rsp(rsp);
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
@@ -505,7 +461,7 @@ void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc)
 	status = nvmet_rdma_check_pi_status(rsp->rw.reg->mr);
 	if (unlikely(status))
 		rsp->req.cqe->status = cpu_to_le16(status << 1);
-	nvmet_rdma_rw_ctx_destroy(rsp);
+	nvmet_rdma_rw_destroy(rsp);
 
 	nvmet_rdma_post_response(rsp, &rsp->send_wr);
 }
@@ -631,7 +587,7 @@ static u16 nvmet_rdma_map_sgl_keyed(struct nvmet_rdma_rsp *rsp,
 	if (unlikely(ret < 0))
 		goto error_out;
 
-	ret = nvmet_rdma_rw_ctx_init(rsp, addr, key, &sig_attrs);
+	ret = nvmet_rdma_rw_init(rsp, addr, key, &sig_attrs);
 	if (unlikely(ret < 0))
 		goto error_out;
 	rsp->n_rdma += ret;
@@ -694,9 +650,10 @@ static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp)
 
 	if (nvmet_rdma_need_data_in(rsp)) {
 		bool bh_disabled = nvmet_rdma_post_begin(rsp);
-		int ret = rdma_rw_ctx_post(&rsp->rw, queue->qp,
-					   queue->cm_id->port_num,
-					   &rsp->read_cqe, NULL);
+		int ret = ib_post_send(queue->qp,
+				       nvmet_rdma_rw_wrs(rsp, &rsp->read_cqe,
+							 NULL),
+				       NULL);
 
 		nvmeof_post_end(bh_disabled);
 		if (ret)

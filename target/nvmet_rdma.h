@@ -65,6 +65,33 @@ enum {
 	NVMET_RDMA_REQ_INVALIDATE_RKEY	= (1 << 1),
 	/* data buffers from nvmet_rdma_alloc_data_sgl(), not nvmet core */
 	NVMET_RDMA_REQ_CACHED_DATA	= (1 << 2),
+	/* RDMA READ/WRITE over premapped pages: rsp->own, not rsp->rw */
+	NVMET_RDMA_REQ_PREMAPPED_RW	= (1 << 3),
+};
+
+/*
+ * Pages whose SGEs fit in the response itself (32 KiB); a larger transfer
+ * allocates them, and one of several work requests those.
+ */
+#define NVMET_RDMA_EMBEDDED_SGES	8
+
+/**
+ * struct nvmet_rdma_premapped_rw - RDMA READ/WRITE work requests laid over
+ *	a request's premapped data pages (data_rw.c)
+ * @wrs: the work requests: @wr, or allocated when there are several
+ * @sges: an entry per data page: @sge, or allocated when they are more
+ * @nr_wrs: entries of @wrs
+ * @nr_sge: entries of @sges
+ * @wr: the work request of a transfer that takes one
+ * @sge: the entries of a transfer of NVMET_RDMA_EMBEDDED_SGES pages at most
+ */
+struct nvmet_rdma_premapped_rw {
+	struct ib_rdma_wr	*wrs;
+	struct ib_sge		*sges;
+	u32			nr_wrs;
+	u32			nr_sge;
+	struct ib_rdma_wr	wr;
+	struct ib_sge		sge[NVMET_RDMA_EMBEDDED_SGES];
 };
 
 struct nvmet_rdma_rsp {
@@ -77,7 +104,11 @@ struct nvmet_rdma_rsp {
 
 	struct ib_cqe		read_cqe;
 	struct ib_cqe		write_cqe;
-	struct rdma_rw_ctx	rw;
+	/* the RDMA READ/WRITE: rdma_rw's, or ours with PREMAPPED_RW */
+	union {
+		struct rdma_rw_ctx		rw;
+		struct nvmet_rdma_premapped_rw	own;
+	};
 
 	struct nvmet_req	req;
 
@@ -109,6 +140,8 @@ struct nvmet_rdma_queue {
 	atomic_t		sq_wr_avail;
 	int			sq_wr_max;	/* sq_wr_avail when idle */
 	bool			soft_device;	/* rxe, siw: ib_uses_virt_dma() */
+	/* cached data pages stay DMA-mapped, moved by our own WRs (data_rw.c) */
+	bool			premapped;
 	struct nvmet_rdma_device *dev;
 	struct nvmet_rdma_srq   *nsrq;
 	spinlock_t		state_lock; /* protects state and rsp_wait_list */
@@ -245,6 +278,14 @@ void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc);
 void nvmet_rdma_handle_command(struct nvmet_rdma_queue *queue,
 			       struct nvmet_rdma_rsp *cmd);
 void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* data_rw.c */
+int nvmet_rdma_rw_init(struct nvmet_rdma_rsp *rsp, u64 addr, u32 key,
+		       struct ib_sig_attrs *sig_attrs);
+void nvmet_rdma_rw_destroy(struct nvmet_rdma_rsp *rsp);
+struct ib_send_wr *nvmet_rdma_rw_wrs(struct nvmet_rdma_rsp *rsp,
+				     struct ib_cqe *cqe,
+				     struct ib_send_wr *chain_wr);
 
 /* buffers.c */
 int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue);

@@ -19,7 +19,10 @@
  * nvmet_rdma_map_data - how a command's data travels, once its SGL
  * descriptor is checked: in the capsule, by RDMA READ/WRITE through the
  * host's key (keyed_inv: the host asked for remote invalidation), or
- * refused (status, the NVMe status the command completes with).
+ * refused (status, the NVMe status the command completes with). For keyed
+ * data, wrs is the number of RDMA READ/WRITE work requests, and rw says
+ * who built them: "premapped" (data_rw.c, over the queue's mapped pages)
+ * or "rdma_rw" (the kernel's, mapping the data for this I/O).
  */
 TRACE_EVENT(nvmet_rdma_map_data,
 	    TP_PROTO(struct nvmet_rdma_rsp *rsp, enum nvmeof_sgl_kind kind,
@@ -31,15 +34,20 @@ TRACE_EVENT(nvmet_rdma_map_data,
 			     __field(u8, opcode)
 			     __field(int, kind)
 			     __field(u32, len)
-			     __field(u16, status)),
+			     __field(u16, status)
+			     __field(u8, wrs)
+			     __field(bool, premapped)),
 	    TP_fast_assign(__entry->queue = rsp->queue->idx;
 			   __entry->qid = rsp->queue->host_qid;
 			   __entry->cid = rsp->req.cmd->common.command_id;
 			   __entry->opcode = rsp->req.cmd->common.opcode;
 			   __entry->kind = kind;
 			   __entry->len = len;
-			   __entry->status = status;),
-	    TP_printk("queue=%d qid=%u cid=%u opcode=%#x data=%s len=%u status=%#x",
+			   __entry->status = status;
+			   __entry->wrs = rsp->n_rdma;
+			   __entry->premapped = rsp->flags &
+				NVMET_RDMA_REQ_PREMAPPED_RW;),
+	    TP_printk("queue=%d qid=%u cid=%u opcode=%#x data=%s len=%u status=%#x wrs=%u rw=%s",
 		      __entry->queue, __entry->qid, __entry->cid,
 		      __entry->opcode,
 		      __print_symbolic(__entry->kind,
@@ -48,7 +56,9 @@ TRACE_EVENT(nvmet_rdma_map_data,
 				       { NVMEOF_SGL_KEYED_INVALIDATE, "keyed_inv" },
 				       { NVMEOF_SGL_BAD_SUBTYPE, "bad_subtype" },
 				       { NVMEOF_SGL_BAD_TYPE, "bad_type" }),
-		      __entry->len, __entry->status)
+		      __entry->len, __entry->status, __entry->wrs,
+		      !__entry->wrs ? "none" :
+		      __entry->premapped ? "premapped" : "rdma_rw")
 );
 
 #endif /* _NVMET_RDMA_TRACE_H */

@@ -25,8 +25,47 @@ rig_log "namespace $ns, controller transport $(cat /sys/class/nvme/nvme0/transpo
 rig_check "512B randwrite QD1" rig_fio_verify "$ns" randwrite 512 1 1 512k
 rig_check "4k randwrite QD16" rig_fio_verify "$ns" randwrite 4k 16 1 4M
 rig_check "16k write QD4 (in-capsule on our target)" rig_fio_verify "$ns" write 16k 4 1 4M
+
+# Our target's RDMA READs and WRITEs: on rxe (RoCE) laid by the target over
+# the I/O queues' premapped data pages, several work requests for a transfer
+# of more pages than one takes (rxe: 32); on siw (iWARP) built by the
+# kernel's rdma_rw, which registers an MR for RDMA READ there. Seen in the
+# nvmet_rdma_map_data trace of the 128k and 1m runs (fio's verify reads
+# back what it wrote, so both directions).
+T=/sys/kernel/tracing
+mount -t tracefs none $T 2>/dev/null
+MAP=$T/events/nvmet_rdma/nvmet_rdma_map_data/enable
+KEYED='data=keyed(_inv)? len=[0-9]+ status=0x0'
+[ "$RIG_RDMA" = rxe ] && BUILT=premapped || BUILT=rdma_rw
+# keyed_built_by WHO - every keyed transfer of an I/O queue had rw=WHO
+keyed_built_by() {
+	local io="qid=[1-9][0-9]* cid=[0-9]+ opcode=0x[0-9a-f]+ $KEYED" all who
+	all=$(grep -cE "$io" $T/trace)
+	who=$(grep -cE "$io wrs=[0-9]+ rw=$1$" $T/trace)
+	rig_log "keyed transfers on I/O queues: $who of $all built by $1"
+	[ "$all" -gt 0 ] && [ "$who" -eq "$all" ]
+}
+# split_transfers - host writes (target RDMA READs) and host reads (RDMA
+# WRITEs) that took several premapped work requests
+split_transfers() {
+	local many='wrs=([2-9]|[1-9][0-9]+) rw=premapped$' r w
+	w=$(grep -cE "opcode=0x1 $KEYED $many" $T/trace)
+	r=$(grep -cE "opcode=0x2 $KEYED $many" $T/trace)
+	rig_log "transfers over several work requests: $w writes, $r reads"
+	[ "$w" -gt 0 ] && [ "$r" -gt 0 ]
+}
+if [ "$RIG_TARGET" = ours ]; then
+	rig_must "nvmet_rdma_map_data tracepoint" sh -c "echo 1 > $MAP"
+	echo > $T/trace
+fi
 rig_check "128k randrw QD8 2 jobs" rig_fio_verify "$ns" randrw 128k 8 2 8M
 rig_check "1m write QD32" rig_fio_verify "$ns" write 1m 32 1 16M
+if [ "$RIG_TARGET" = ours ]; then
+	echo 0 > $MAP
+	rig_check "$RIG_RDMA: the target's RDMA READ/WRITE built by $BUILT" keyed_built_by $BUILT
+	[ "$RIG_RDMA" = rxe ] &&
+		rig_check "rxe: large transfers split over several work requests" split_transfers
+fi
 # the queue's full depth (queue_size 128) from several jobs at once
 rig_check "4k randrw QD128 4 jobs" rig_fio_verify "$ns" randrw 4k 128 4 2M
 
@@ -34,8 +73,6 @@ rig_check "4k randrw QD128 4 jobs" rig_fio_verify "$ns" randrw 4k 128 4 2M
 # on the 8th only), of every size, so in-capsule writes, registered reads
 # and writes (REG_MR + SEND) share one chain. Our host posts each run with
 # one ib_post_send(), traced as nvme_rdma_post_batch.
-T=/sys/kernel/tracing
-mount -t tracefs none $T 2>/dev/null
 if [ "$RIG_HOST" = ours ]; then
 	rig_must "nvme_rdma_post_batch tracepoint" \
 		sh -c "echo 1 > $T/events/nvme_rdma/nvme_rdma_post_batch/enable"

@@ -7,7 +7,9 @@
 #
 # rig.bench=fabric: one host/target pairing (rig.host, rig.target) over rxe
 #                   at MTU 4096, target inline data 16 KiB (rig.inline=BYTES
-#                   for another size), null_blk irqmode=0 behind the target.
+#                   for another size), null_blk irqmode=0 behind the target;
+#                   rig.target_params=A=x,B=y loads our target with those
+#                   module parameters.
 # rig.bench=local:  the same fio cases on null_blk directly, and the rig's
 #                   floor: perftest ib_read_lat 4 KiB over the same rxe.
 #
@@ -146,7 +148,12 @@ local)
 	fi
 	;;
 fabric)
-	rig_load_target
+	# rig.target_params=A=x,B=y: module parameters for our target
+	if [ "$RIG_TARGET" = ours ] && [ -n "${RIG_TARGET_PARAMS:-}" ]; then
+		rig_load_target ours $(echo "$RIG_TARGET_PARAMS" | tr , ' ')
+	else
+		rig_load_target
+	fi
 	rig_load_host
 	rig_must "export (inline ${RIG_INLINE:-16384} bytes)" \
 		rig_export "$dev" 1 "$RIG_IP4" ipv4 4420 "${RIG_INLINE:-16384}"
