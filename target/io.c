@@ -33,9 +33,9 @@ static inline bool nvmet_rdma_post_begin(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvmet_rdma_queue *queue = rsp->queue;
 
-	/* no other command holds send WRs */
+	/* no other command holds send WRs (unsignalled SENDs' held aside) */
 	if (!queue->soft_device ||
-	    atomic_read(&queue->sq_wr_avail) !=
+	    atomic_read(&queue->sq_wr_avail) + atomic_read(&queue->quiet_held) !=
 	    queue->sq_wr_max - 1 - rsp->n_rdma)
 		return false;
 	return nvmeof_post_begin();
@@ -275,7 +275,7 @@ static void nvmet_rdma_release_rsp(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvmet_rdma_queue *queue = rsp->queue;
 
-	atomic_add(1 + rsp->n_rdma, &queue->sq_wr_avail);
+	atomic_add(1 + rsp->n_rdma + rsp->quiet_credits, &queue->sq_wr_avail);
 
 	nvmet_rdma_free_rsp_resources(rsp);
 
@@ -313,6 +313,77 @@ static void nvmet_rdma_error_comp(struct nvmet_rdma_queue *queue)
 		 * cleanup the queue
 		 */
 		nvmet_rdma_queue_disconnect(queue);
+	}
+}
+
+/*
+ * A response without data out needs no completion: its CQE travels inline
+ * (the device copies it into the work request at post time) and the device
+ * no longer reads its data pages. So most go in unsignalled SENDs and are
+ * released right after the post: a CQ entry and a callback less per write.
+ * One in quiet_mask + 1 is signalled, because on a hardware queue pair the
+ * slots of unsignalled work requests are free only once a later signalled
+ * one completes: that one takes the credits the unsignalled ones posted
+ * before it hold (quiet_held) and gives them back with its own. Responses
+ * whose command still holds RDMA credits (a read failed after its WRITEs
+ * were set up) stay signalled.
+ */
+static bool nvmet_rdma_send_quietly(struct nvmet_rdma_rsp *rsp)
+{
+	struct nvmet_rdma_queue *queue = rsp->queue;
+
+	if (!queue->quiet_sends || rsp->n_rdma)
+		return false;
+	if (atomic_inc_return(&queue->quiet_count) & queue->quiet_mask)
+		return true;
+	rsp->quiet_credits = atomic_xchg(&queue->quiet_held, 0);
+	return false;
+}
+
+static void nvmet_rdma_post_quiet_response(struct nvmet_rdma_rsp *rsp)
+{
+	struct nvmet_rdma_queue *queue = rsp->queue;
+	bool bh_disabled;
+	int ret;
+
+	rsp->send_wr.send_flags = IB_SEND_INLINE;
+	rsp->send_wr.wr_cqe = &queue->quiet_cqe;
+	rsp->send_wr.sg_list = &rsp->inline_sge;
+	bh_disabled = nvmet_rdma_post_begin(rsp);
+	ret = ib_post_send(queue->qp, &rsp->send_wr, NULL);
+	nvmeof_post_end(bh_disabled);
+	if (unlikely(ret)) {
+		pr_err("sending cmd response failed\n");
+		nvmet_rdma_release_rsp(rsp);
+		return;
+	}
+	/*
+	 * Its credit stays taken until a signalled SEND posted after this
+	 * point completes: counted only now that the post is done, so that
+	 * no signalled SEND posted before it can give it back.
+	 */
+	atomic_inc(&queue->quiet_held);
+	nvmet_rdma_free_rsp_resources(rsp);
+	nvmet_rdma_put_rsp(rsp);
+}
+
+/**
+ * nvmet_rdma_quiet_send_done() - completion of an unsignalled response SEND
+ * @cq: the completion queue
+ * @wc: the work completion, its wr_cqe being the queue's quiet_cqe
+ *
+ * Only a failed or flushed one completes, its response long released: a
+ * failure other than a flush is a fatal controller error.
+ */
+void nvmet_rdma_quiet_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct nvmet_rdma_queue *queue = wc->qp->qp_context;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS &&
+		     wc->status != IB_WC_WR_FLUSH_ERR)) {
+		pr_err("SEND of an unsignalled response failed with status %s (%d).\n",
+		       ib_wc_status_msg(wc->status), wc->status);
+		nvmet_rdma_error_comp(queue);
 	}
 }
 
@@ -361,6 +432,16 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 		rsp->send_wr.opcode = IB_WR_SEND;
 	}
 
+	if (!nvmet_rdma_need_data_out(rsp) && nvmet_rdma_send_quietly(rsp)) {
+		trace_nvmet_rdma_post_response(rsp, false);
+		nvmet_rdma_post_recv(rsp->queue->dev, rsp->cmd);
+		nvmet_rdma_post_quiet_response(rsp);
+		return;
+	}
+
+	rsp->send_wr.send_flags = IB_SEND_SIGNALED;
+	rsp->send_wr.wr_cqe = &rsp->send_cqe;
+	rsp->send_wr.sg_list = &rsp->send_sge;
 	if (nvmet_rdma_need_data_out(rsp)) {
 		if (rsp->req.metadata_len)
 			first_wr = nvmet_rdma_rw_wrs(rsp, &rsp->write_cqe, NULL);
@@ -370,6 +451,7 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 		first_wr = &rsp->send_wr;
 	}
 
+	trace_nvmet_rdma_post_response(rsp, true);
 	nvmet_rdma_post_recv(rsp->queue->dev, rsp->cmd);
 
 	ib_dma_sync_single_for_device(rsp->queue->dev->device,
@@ -396,6 +478,12 @@ void nvmet_rdma_read_data_done(struct ib_cq *cq, struct ib_wc *wc)
 	WARN_ON(rsp->n_rdma <= 0);
 	atomic_add(rsp->n_rdma, &queue->sq_wr_avail);
 	rsp->n_rdma = 0;
+	/*
+	 * Credits came back: a command may wait for them. Not only at a
+	 * SEND's completion, since most responses to writes complete none.
+	 */
+	if (unlikely(!list_empty_careful(&queue->rsp_wr_wait_list)))
+		nvmet_rdma_process_wr_wait_list(queue);
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		nvmet_rdma_rw_destroy(rsp);
@@ -773,6 +861,7 @@ void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	rsp->queue = queue;
 	rsp->cmd = cmd;
 	rsp->flags = 0;
+	rsp->quiet_credits = 0;
 	rsp->req.cmd = cmd->nvme_cmd;
 	rsp->req.port = queue->port;
 	rsp->n_rdma = 0;

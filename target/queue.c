@@ -8,6 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/err.h>
 #include <linux/idr.h>
+#include <linux/log2.h>
 #include <linux/nvme.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -239,6 +240,8 @@ int nvmet_rdma_alloc_rsp(struct nvmet_rdma_device *ndev,
 	r->send_wr.sg_list = &r->send_sge;
 	r->send_wr.num_sge = 1;
 	r->send_wr.send_flags = IB_SEND_SIGNALED;
+	r->inline_sge.addr = (uintptr_t)r->req.cqe;
+	r->inline_sge.length = sizeof(*r->req.cqe);
 
 	/* Data In / RDMA READ */
 	r->read_cqe.done = nvmet_rdma_read_data_done;
@@ -580,6 +583,38 @@ out_err:
 	return NULL;
 }
 
+static bool nvmet_rdma_unsignalled_responses = true;
+module_param_named(unsignalled_responses, nvmet_rdma_unsignalled_responses,
+		   bool, 0444);
+MODULE_PARM_DESC(unsignalled_responses,
+		 "Send responses without data out (writes, most admin commands) in unsignalled inline SENDs, one in queue depth / 8 signalled (default Y; N = every response signalled, as stock)");
+
+/*
+ * Unsignalled responses (io.c nvmet_rdma_send_quietly()): one SEND in
+ * send_queue_size / 8 (a power of two) is signalled. The unsignalled ones
+ * posted since the last signalled one keep their credits -- at most
+ * quiet_mask of them when no signalled SEND is in flight to return them --
+ * so the send queue must hold that many besides the largest command (its
+ * SEND and up to one RDMA READ/WRITE per page), or a lone command could
+ * wait for credits nothing will return. rdma_rw's share of the queue (a
+ * work request or more per command and page group) normally leaves ample
+ * room; where it does not, every SEND is signalled.
+ */
+static void nvmet_rdma_init_quiet_sends(struct nvmet_rdma_queue *queue,
+					const struct ib_qp_cap *cap)
+{
+	u32 largest = 1 + (1 << NVMET_RDMA_MAX_MDTS);
+
+	queue->quiet_mask = rounddown_pow_of_two(max(queue->send_queue_size / 8,
+						     1)) - 1;
+	queue->quiet_sends = nvmet_rdma_unsignalled_responses &&
+		cap->max_inline_data >= sizeof(struct nvme_completion) &&
+		cap->max_send_wr > queue->quiet_mask + largest;
+	atomic_set(&queue->quiet_count, 0);
+	atomic_set(&queue->quiet_held, 0);
+	queue->quiet_cqe.done = nvmet_rdma_quiet_send_done;
+}
+
 static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
 {
 	struct ib_qp_init_attr qp_attr = { };
@@ -625,7 +660,15 @@ static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
 	if (queue->port->pi_enable && queue->host_qid)
 		qp_attr.create_flags |= IB_QP_CREATE_INTEGRITY_EN;
 
+	/* room for a CQE in the work request: unsignalled responses (io.c) */
+	if (nvmet_rdma_unsignalled_responses)
+		qp_attr.cap.max_inline_data = sizeof(struct nvme_completion);
 	ret = rdma_create_qp(queue->cm_id, ndev->pd, &qp_attr);
+	if (ret && qp_attr.cap.max_inline_data) {
+		/* a device without inline data: every SEND signalled, as stock */
+		qp_attr.cap.max_inline_data = 0;
+		ret = rdma_create_qp(queue->cm_id, ndev->pd, &qp_attr);
+	}
 	if (ret) {
 		pr_err("failed to create_qp ret= %d\n", ret);
 		goto err_destroy_cq;
@@ -635,6 +678,7 @@ static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
 	queue->sq_wr_max = qp_attr.cap.max_send_wr;
 	queue->soft_device = ib_uses_virt_dma(ndev->device);
 	atomic_set(&queue->sq_wr_avail, qp_attr.cap.max_send_wr);
+	nvmet_rdma_init_quiet_sends(queue, &qp_attr.cap);
 
 	pr_debug("%s: max_cqe= %d max_sge= %d sq_size = %d cm_id= %p\n",
 		 __func__, queue->cq->cqe, qp_attr.cap.max_send_sge,

@@ -54,15 +54,30 @@ split_transfers() {
 	rig_log "transfers over several work requests: $w writes, $r reads"
 	[ "$w" -gt 0 ] && [ "$r" -gt 0 ]
 }
+# quiet_responses - responses to writes went in unsignalled SENDs but one
+# in queue depth / 8 (128 / 8 here); responses carrying read data signalled
+POST=$T/events/nvmet_rdma/nvmet_rdma_post_response/enable
+quiet_responses() {
+	local io='qid=[1-9][0-9]* cid=[0-9]+' w r all quiet rs
+	w="$io opcode=0x1 status=0x0 wrs=0 send="
+	r="$io opcode=0x2 status=0x0 wrs=[1-9][0-9]* send="
+	all=$(grep -cE "$w" $T/trace)
+	quiet=$(grep -cE "${w}unsignalled$" $T/trace)
+	rs=$(grep -cE "$r" $T/trace)
+	rig_log "responses: $quiet of $all to writes unsignalled, $(grep -cE "${r}signalled$" $T/trace) of $rs with read data signalled"
+	[ "$all" -gt 0 ] && [ $((quiet * 8)) -ge $((all * 7)) ] &&
+		[ "$rs" -gt 0 ] && [ "$(grep -cE "${r}signalled$" $T/trace)" -eq "$rs" ]
+}
 if [ "$RIG_TARGET" = ours ]; then
-	rig_must "nvmet_rdma_map_data tracepoint" sh -c "echo 1 > $MAP"
+	rig_must "nvmet_rdma tracepoints" sh -c "echo 1 > $MAP && echo 1 > $POST"
 	echo > $T/trace
 fi
 rig_check "128k randrw QD8 2 jobs" rig_fio_verify "$ns" randrw 128k 8 2 8M
 rig_check "1m write QD32" rig_fio_verify "$ns" write 1m 32 1 16M
 if [ "$RIG_TARGET" = ours ]; then
-	echo 0 > $MAP
+	echo 0 > $MAP; echo 0 > $POST
 	rig_check "$RIG_RDMA: the target's RDMA READ/WRITE built by $BUILT" keyed_built_by $BUILT
+	rig_check "$RIG_RDMA: responses to writes unsignalled, with read data signalled" quiet_responses
 	[ "$RIG_RDMA" = rxe ] &&
 		rig_check "rxe: large transfers split over several work requests" split_transfers
 fi
