@@ -297,7 +297,8 @@ static void nvmet_rdma_post_response(struct nvmet_rdma_rsp *rsp,
 
 	nvmeof_post_end(bh_disabled);
 	if (unlikely(ret)) {
-		pr_err("sending cmd response failed\n");
+		pr_err("queue %d: posting a response failed (%d)\n",
+		       rsp->queue->idx, ret);
 		nvmet_rdma_release_rsp(rsp);
 	}
 }
@@ -326,13 +327,17 @@ static void nvmet_rdma_error_comp(struct nvmet_rdma_queue *queue)
  * one completes: that one takes the credits the unsignalled ones posted
  * before it hold (quiet_held) and gives them back with its own. Responses
  * whose command still holds RDMA credits (a read failed after its WRITEs
- * were set up) stay signalled.
+ * were set up) stay signalled, and on iWARP those with remote invalidation:
+ * siw takes inline data in a plain SEND only (it accepts an inline
+ * SEND_WITH_INV, then fails the queue pair's send queue), and what other
+ * iWARP devices do is untested.
  */
 static bool nvmet_rdma_send_quietly(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvmet_rdma_queue *queue = rsp->queue;
 
-	if (!queue->quiet_sends || rsp->n_rdma)
+	if (!queue->quiet_sends || rsp->n_rdma ||
+	    (!queue->quiet_inv && (rsp->flags & NVMET_RDMA_REQ_INVALIDATE_RKEY)))
 		return false;
 	if (atomic_inc_return(&queue->quiet_count) & queue->quiet_mask)
 		return true;
@@ -353,7 +358,8 @@ static void nvmet_rdma_post_quiet_response(struct nvmet_rdma_rsp *rsp)
 	ret = ib_post_send(queue->qp, &rsp->send_wr, NULL);
 	nvmeof_post_end(bh_disabled);
 	if (unlikely(ret)) {
-		pr_err("sending cmd response failed\n");
+		pr_err("queue %d: posting an unsignalled response failed (%d)\n",
+		       queue->idx, ret);
 		nvmet_rdma_release_rsp(rsp);
 		return;
 	}

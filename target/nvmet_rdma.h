@@ -154,6 +154,7 @@ struct nvmet_rdma_queue {
 	 * unsignalled ones complete on quiet_cqe.
 	 */
 	bool			quiet_sends;
+	bool			quiet_inv;	/* also SEND_WITH_INV (not iWARP) */
 	u32			quiet_mask;
 	atomic_t		quiet_count;
 	atomic_t		quiet_held;

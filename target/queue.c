@@ -610,6 +610,8 @@ static void nvmet_rdma_init_quiet_sends(struct nvmet_rdma_queue *queue,
 	queue->quiet_sends = nvmet_rdma_unsignalled_responses &&
 		cap->max_inline_data >= sizeof(struct nvme_completion) &&
 		cap->max_send_wr > queue->quiet_mask + largest;
+	queue->quiet_inv = !rdma_protocol_iwarp(queue->dev->device,
+						queue->cm_id->port_num);
 	atomic_set(&queue->quiet_count, 0);
 	atomic_set(&queue->quiet_held, 0);
 	queue->quiet_cqe.done = nvmet_rdma_quiet_send_done;

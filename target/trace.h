@@ -63,10 +63,11 @@ TRACE_EVENT(nvmet_rdma_map_data,
 
 /*
  * nvmet_rdma_post_response - a response is about to be posted (before
- * its command's receive buffer is reposted): its command's opcode, its CQE's
- * status, the RDMA WRITEs of read data chained before it (wrs), and whether
- * its SEND is signalled (a completion releases it) or unsignalled (inline,
- * released at once; see unsignalled_responses).
+ * its command's receive buffer is reposted): its command's opcode, its
+ * CQE's status, the RDMA WRITEs of read data chained before it (wrs),
+ * whether it invalidates the host's key (inv), and whether its SEND is
+ * signalled (a completion releases it) or unsignalled (inline, released at
+ * once; see unsignalled_responses).
  */
 TRACE_EVENT(nvmet_rdma_post_response,
 	    TP_PROTO(struct nvmet_rdma_rsp *rsp, bool signalled),
@@ -77,6 +78,7 @@ TRACE_EVENT(nvmet_rdma_post_response,
 			     __field(u8, opcode)
 			     __field(u16, status)
 			     __field(u8, wrs)
+			     __field(bool, inv)
 			     __field(bool, signalled)),
 	    TP_fast_assign(__entry->queue = rsp->queue->idx;
 			   __entry->qid = rsp->queue->host_qid;
@@ -84,10 +86,13 @@ TRACE_EVENT(nvmet_rdma_post_response,
 			   __entry->opcode = rsp->req.cmd->common.opcode;
 			   __entry->status = le16_to_cpu(rsp->req.cqe->status) >> 1;
 			   __entry->wrs = rsp->n_rdma;
+			   __entry->inv = rsp->flags &
+				NVMET_RDMA_REQ_INVALIDATE_RKEY;
 			   __entry->signalled = signalled;),
-	    TP_printk("queue=%d qid=%u cid=%u opcode=%#x status=%#x wrs=%u send=%s",
+	    TP_printk("queue=%d qid=%u cid=%u opcode=%#x status=%#x wrs=%u inv=%d send=%s",
 		      __entry->queue, __entry->qid, __entry->cid,
 		      __entry->opcode, __entry->status, __entry->wrs,
+		      __entry->inv,
 		      __entry->signalled ? "signalled" : "unsignalled")
 );
 
