@@ -170,7 +170,9 @@ void nvmet_rdma_rw_destroy(struct nvmet_rdma_rsp *rsp)
 	struct nvmet_req *req = &rsp->req;
 
 	if (rsp->flags & NVMET_RDMA_REQ_PREMAPPED_RW) {
-		nvmet_rdma_premapped_sync(rsp, true);
+		/* only an RDMA READ wrote the pages */
+		if (nvmet_data_dir(req) == DMA_FROM_DEVICE)
+			nvmet_rdma_premapped_sync(rsp, true);
 		nvmet_rdma_premapped_free(&rsp->own);
 		rsp->flags &= ~NVMET_RDMA_REQ_PREMAPPED_RW;
 	} else if (req->metadata_len) {

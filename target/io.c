@@ -287,9 +287,10 @@ static void nvmet_rdma_release_rsp(struct nvmet_rdma_rsp *rsp)
 
 /*
  * Post the response's chain (the RDMA WRITEs before it, if any, then the
- * SEND of the CQE); if that fails, the response is released here.
+ * SEND of the CQE); if that fails, the response is released here and false
+ * returned.
  */
-static void nvmet_rdma_post_response(struct nvmet_rdma_rsp *rsp,
+static bool nvmet_rdma_post_response(struct nvmet_rdma_rsp *rsp,
 				     struct ib_send_wr *first_wr)
 {
 	bool bh_disabled = nvmet_rdma_post_begin(rsp);
@@ -297,10 +298,14 @@ static void nvmet_rdma_post_response(struct nvmet_rdma_rsp *rsp,
 
 	nvmeof_post_end(bh_disabled);
 	if (unlikely(ret)) {
-		pr_err("queue %d: posting a response failed (%d)\n",
-		       rsp->queue->idx, ret);
+		pr_err("queue %d: posting a %ssignalled response failed (%d)\n",
+		       rsp->queue->idx,
+		       rsp->send_wr.send_flags & IB_SEND_SIGNALED ? "" : "un",
+		       ret);
 		nvmet_rdma_release_rsp(rsp);
+		return false;
 	}
+	return true;
 }
 
 static void nvmet_rdma_error_comp(struct nvmet_rdma_queue *queue)
@@ -348,21 +353,12 @@ static bool nvmet_rdma_send_quietly(struct nvmet_rdma_rsp *rsp)
 static void nvmet_rdma_post_quiet_response(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvmet_rdma_queue *queue = rsp->queue;
-	bool bh_disabled;
-	int ret;
 
 	rsp->send_wr.send_flags = IB_SEND_INLINE;
 	rsp->send_wr.wr_cqe = &queue->quiet_cqe;
 	rsp->send_wr.sg_list = &rsp->inline_sge;
-	bh_disabled = nvmet_rdma_post_begin(rsp);
-	ret = ib_post_send(queue->qp, &rsp->send_wr, NULL);
-	nvmeof_post_end(bh_disabled);
-	if (unlikely(ret)) {
-		pr_err("queue %d: posting an unsignalled response failed (%d)\n",
-		       queue->idx, ret);
-		nvmet_rdma_release_rsp(rsp);
+	if (!nvmet_rdma_post_response(rsp, &rsp->send_wr))
 		return;
-	}
 	/*
 	 * Its credit stays taken until a signalled SEND posted after this
 	 * point completes: counted only now that the post is done, so that
@@ -429,6 +425,7 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 {
 	struct nvmet_rdma_rsp *rsp =
 		container_of(req, struct nvmet_rdma_rsp, req);
+	bool data_out = nvmet_rdma_need_data_out(rsp);
 	struct ib_send_wr *first_wr;
 
 	if (rsp->flags & NVMET_RDMA_REQ_INVALIDATE_RKEY) {
@@ -438,7 +435,7 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 		rsp->send_wr.opcode = IB_WR_SEND;
 	}
 
-	if (!nvmet_rdma_need_data_out(rsp) && nvmet_rdma_send_quietly(rsp)) {
+	if (!data_out && nvmet_rdma_send_quietly(rsp)) {
 		trace_nvmet_rdma_post_response(rsp, false);
 		nvmet_rdma_post_recv(rsp->queue->dev, rsp->cmd);
 		nvmet_rdma_post_quiet_response(rsp);
@@ -448,7 +445,7 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 	rsp->send_wr.send_flags = IB_SEND_SIGNALED;
 	rsp->send_wr.wr_cqe = &rsp->send_cqe;
 	rsp->send_wr.sg_list = &rsp->send_sge;
-	if (nvmet_rdma_need_data_out(rsp)) {
+	if (data_out) {
 		if (rsp->req.metadata_len)
 			first_wr = nvmet_rdma_rw_wrs(rsp, &rsp->write_cqe, NULL);
 		else
