@@ -109,7 +109,9 @@ def params_note():
 def markdown(res, kver):
     # make bench's BENCH_INLINE: the port's param_inline_data_size
     inline = int(os.environ.get("BENCH_INLINE") or 16384)
-    out = [f"Kernel {kver}, QEMU TCG `-icount shift=0,sleep=off`, 1 vCPU, rxe MTU 4096, "
+    out = [f"Commit {os.environ.get('BENCH_COMMIT', 'unknown')}; modules loaded (build IDs): "
+           f"{os.environ.get('BENCH_BUILD_IDS') or 'unknown'}.", "",
+           f"Kernel {kver}, QEMU TCG `-icount shift=0,sleep=off`, 1 vCPU, rxe MTU 4096, "
            f"null_blk irqmode=0, target inline data {inline // 1024} KiB"
            f"{' (the stock target caps it at 16)' if inline > 16384 else ''}"
            f"{params_note()}. "
@@ -208,7 +210,12 @@ def main():
         sys.exit(__doc__)
     results, outdir, kver = sys.argv[1:4]
     res = parse(results)
-    missing = [(p, c) for p in ["local"] + PAIRS for c in CASES if (p, c) not in res]
+    # every guest that ran (make bench's BENCH_PAIRS) must have every case;
+    # no table is written from a partial run
+    ran = os.environ.get("BENCH_PAIRS", " ".join(["local"] + PAIRS)).split()
+    missing = [(p, c) for p in ran for c in CASES if (p, c) not in res]
+    if missing:
+        sys.exit(f"missing results, no report written: {missing}")
     with open(f"{outdir}/bench.md", "w") as f:
         f.write(markdown(res, kver))
     write_csv(res, f"{outdir}/bench.csv")
@@ -216,8 +223,6 @@ def main():
     if len(sys.argv) == 5:
         d, k = compare(f"{outdir}/bench.csv", sys.argv[4])
         print(f"largest difference from the previous run: {d * 100:.3f} % ({k})")
-    if missing:
-        sys.exit(f"missing results: {missing}")
 
 
 if __name__ == "__main__":

@@ -109,8 +109,18 @@ if [ -n "${BENCH_INSN:-}" ]; then
 	log "written: $out/insn.md"
 	exit 0
 fi
-# Debian's python, where python3-matplotlib is installed
-/usr/bin/python3 "$NVMEOF_ROOT/scripts/bench-report.py" "$out/results.txt" "$out" "$KVER" \
+# What was measured, for the report's header: the commit (with "-dirty" if
+# the tree had changes) and the build ID of each module the guests loaded.
+commit=$(git -C "$NVMEOF_ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+[ -z "$(git -C "$NVMEOF_ROOT" status --porcelain -- host target common compat 2>/dev/null)" ] ||
+	commit+=-dirty
+build_ids=$(cat "$out"/*.log | tr -d '\r' |
+	sed -n 's/^RIG-MODULE \([^ ]*\) asked=\([^ ]*\) build-id=\([0-9a-f]*\).*/\1 (\2) \3/p' | sort -u |
+	paste -sd, - | sed 's/,/, /g')
+# Debian's python, where python3-matplotlib is installed; it writes nothing
+# when a run or case has no result
+BENCH_COMMIT=$commit BENCH_BUILD_IDS=$build_ids BENCH_PAIRS="${runs[*]}" \
+	/usr/bin/python3 "$NVMEOF_ROOT/scripts/bench-report.py" "$out/results.txt" "$out" "$KVER" \
 	$([ -e "$prev" ] && echo "$prev") || exit 1
 cat "$out/bench.md"
 log "written: $out/bench.md, $out/bench.csv, $out/bench.png"
