@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# verdict.sh - judging a guest's console log on the host side, for the test
-# runner, `make demo` and `make bench`. Source, do not execute (needs
-# scripts/lib.sh for NVMEOF_ROOT).
+# verdict.sh - judging what the tests printed, on the host side, for the
+# test runner, `make demo` and `make bench`; tests/host/runner-verdicts.sh
+# checks these judges. Source, do not execute (needs scripts/lib.sh for
+# NVMEOF_ROOT; the functions that report through "result" need the
+# caller's result STATUS NAME [WHY]).
 
 # rig_verdict LOG - prints PASS only if the guest finished, its job passed
 # and its kernel log is clean, else "FAIL <why>". Splat details go to stderr.
@@ -22,4 +24,99 @@ rig_verdict() {
 	else
 		echo "FAIL ${res#FAIL }"
 	fi
+}
+
+# rig_build_findings LOG - the diagnostics in a module build's log, one per
+# line; exit 1 if there are none. W=1 and sparse (C=1) are on, so any line
+# that says warning or error, in any case (modpost says "WARNING:"), fails
+# the build gate.
+rig_build_findings() {
+	grep -iE '(warning|error):' "$1"
+}
+
+# rig_scenario_verdict LOG - rig_verdict of one scenario's log, and a PASS
+# only if lockdep watched every check of it: "PASS [note]" or "FAIL why".
+# A check that began after lockdep switched itself off (after a report,
+# even an inherited one) is RIG-CHECK-UNWATCHED in the log.
+rig_scenario_verdict() {
+	local log=$1 v unwatched
+	v=$(rig_verdict "$log")
+	if [ "${v%% *}" != PASS ]; then
+		echo "$v"
+		return
+	fi
+	unwatched=$(tr -d '\r' < "$log" | sed -n 's/^RIG-CHECK-UNWATCHED //p' | head -1)
+	if tr -d '\r' < "$log" | grep -aq '^RIG-SCENARIO-BEGIN .* lockdep=0'; then
+		echo "FAIL lockdep was off when the scenario began"
+	elif [ -n "$unwatched" ]; then
+		echo "FAIL lockdep was off (an earlier report switched it off) when check '$unwatched' began"
+	elif tr -d '\r' < "$log" | grep -aq '^RIG-LOCKDEP 0'; then
+		echo "PASS lockdep switched itself off after an inherited report in the last check"
+	else
+		echo PASS
+	fi
+}
+
+# kunit_suites - the name of every KUnit suite in kunit/*.c
+kunit_suites() {
+	awk '/^static struct kunit_suite .* = \{/ { in_suite = 1 }
+	     in_suite && /\.name = "/ { split($0, q, "\""); print q[2]; in_suite = 0 }' \
+		"$NVMEOF_ROOT"/kunit/*.c
+}
+
+# kunit_results LOG - one result (the caller's "result STATUS NAME [WHY]")
+# per KTAP leaf test case in the log of the KUnit guest of kernel KVER, a
+# FAIL for each suite of kunit/*.c that reported no case at all, and a FAIL
+# for a splat in its kernel log.
+kunit_results() {
+	local log=$1 st name suite
+	declare -A reported=()
+	while read -r st name; do
+		case $st in
+		PASS|FAIL) result "$st" "kunit $name [$KVER]"; reported[${name%%.*}]=1 ;;
+		SKIP) echo "SKIP kunit $name [$KVER]"; reported[${name%%.*}]=1 ;;
+		esac
+	done < <(tr -d '\r' < "$log" | sed -n '/^RIG-DMESG-BEGIN/,/^RIG-DMESG-END/p' |
+		sed 's/^\[[ 0-9.]*\] //' | awk -f "$NVMEOF_ROOT/rig/ktap.awk")
+	grep -q 'RIG-KUNIT-LOAD-FAILED' "$log" && result FAIL "kunit module load [$KVER]"
+	[ -n "$(kunit_suites)" ] || result FAIL "kunit: no suite found in kunit/*.c"
+	for suite in $(kunit_suites); do
+		[ -n "${reported[$suite]:-}" ] ||
+			result FAIL "kunit suite $suite [$KVER]" "no KTAP result in $log"
+	done
+	local splat
+	if ! splat=$("$NVMEOF_ROOT/rig/splat.sh" "$log"); then
+		result FAIL "kunit run kernel log [$KVER]" "$(printf '%s\n' "$splat" | grep '^splat' | head -1)"
+	fi
+}
+
+# host_results KV NAME - a build-machine test's output (stdin) as result rows
+# "KV<tab>NAME<tab>PASS|FAIL|SKIP [why]": each "CASE STATUS case -- why" line
+# is a result of its own, the "RESULT STATUS why" line one for the test;
+# a test that printed neither failed.
+host_results() {
+	awk -F'\t' -v kv="$1" -v name="$2" '
+	/^CASE (PASS|FAIL|SKIP) / {
+		st = $0; sub(/^CASE /, "", st); c = substr(st, 6); why = ""
+		if ((i = index(c, " -- ")) > 0) { why = substr(c, i + 4); c = substr(c, 1, i - 1) }
+		printf "%s\t%s: %s\t%s %s\n", kv, name, c, substr(st, 1, 4), why; n++; next
+	}
+	/^RESULT / && !r { printf "%s\t%s\t%s\n", kv, name, substr($0, 8); n++; r = 1 }
+	END { if (!n) printf "%s\t%s\tFAIL printed no RESULT line\n", kv, name }'
+}
+
+# host_verdicts KV FILE - result (the caller's) for each row of FILE
+# (host_results' rows) of kernel KV ("-": of none). A skip is a failure:
+# something that should have been tested was not.
+host_verdicts() {
+	local hk name r at
+	while IFS=$'\t' read -r hk name r; do
+		[ "$hk" = "$1" ] || continue
+		at=; [ "$1" = - ] || at=" [$1]"
+		case ${r%% *} in
+		PASS) result PASS "$name$at" ;;
+		SKIP) result FAIL "$name$at" "skipped: ${r#SKIP }" ;;
+		*) result FAIL "$name$at" "${r#FAIL }" ;;
+		esac
+	done < "$2"
 }
