@@ -9,6 +9,7 @@
 # failed and it ran to the end.
 
 RIG_FAILFILE=/run/rig-failed
+RIG_KMEMLEAK=/sys/kernel/debug/kmemleak
 KVER=$(uname -r)
 MODPROBE=/sbin/modprobe
 INSMOD=/sbin/insmod
@@ -34,9 +35,14 @@ rig_fail() {
 
 # rig_check DESC CMD... - run CMD; record a failure if it fails. Returns
 # CMD's exit status.
+# Inside a scenario (RIG_WATCHED set), a check that begins after lockdep
+# switched itself off is marked RIG-CHECK-UNWATCHED, which fails the
+# scenario on the host side: a PASS means lockdep watched every check.
 rig_check() {
 	local desc=$1
 	shift
+	[ -n "${RIG_WATCHED:-}" ] && [ "$(rig_lockdep)" = 0 ] &&
+		echo "RIG-CHECK-UNWATCHED $desc"
 	"$@"
 	local rc=$?
 	if [ $rc -eq 0 ]; then
@@ -58,7 +64,7 @@ rig_run_test() {
 	local name
 	name=$(basename "$1" .sh)
 	rm -f $RIG_FAILFILE
-	( set -u; . "$1" )
+	( set -u; RIG_WATCHED=1; . "$1" )
 	local rc=$?
 	[ $rc -eq 0 ] || [ -e $RIG_FAILFILE ] || rig_fail "scenario exited with $rc"
 	[ -z "${2:-}" ] || $2
@@ -78,14 +84,37 @@ rig_lockdep() {
 
 # rig_dump_log - what the host side judges besides the result: whether
 # lockdep still watched, and the kernel log since the last dump (which it
-# clears, so each scenario of a boot is judged by its own messages).
+# clears, so each scenario of a boot is judged by its own messages), with
+# the leaks kmemleak found since the last dump (it then forgets them).
 rig_dump_log() {
 	local l
 	l=$(rig_lockdep)
 	[ -z "$l" ] || echo "RIG-LOCKDEP $l"
 	echo "RIG-DMESG-BEGIN"
 	dmesg -c
+	if [ -w $RIG_KMEMLEAK ]; then
+		cat $RIG_KMEMLEAK
+		echo clear > $RIG_KMEMLEAK
+	fi
 	echo "RIG-DMESG-END"
+}
+
+# rig_kmemleak_forget - what kmemleak would report now (the boot's own
+# allocations) is not a scenario's: scan and forget it.
+rig_kmemleak_forget() {
+	[ -w $RIG_KMEMLEAK ] || return 0
+	echo scan > $RIG_KMEMLEAK
+	echo clear > $RIG_KMEMLEAK
+}
+
+# rig_kmemleak_scan - on a kernel with kmemleak, look for leaks now (it
+# reports "N new suspected memory leaks" in the kernel log, and the objects
+# in its debugfs file, which rig_dump_log shows). An object counts only once
+# it is 5 s old, hence the wait.
+rig_kmemleak_scan() {
+	[ -w $RIG_KMEMLEAK ] || return 0
+	sleep 5
+	echo scan > $RIG_KMEMLEAK
 }
 
 # rig_modules - the loaded modules' names, newest first, without the ones
@@ -104,6 +133,9 @@ rig_scenario() {
 	echo "RIG-SCENARIO-BEGIN $name t=$(rig_t) lockdep=$(rig_lockdep)"
 	RIG_MODULES_BEFORE=$(rig_modules)
 	rig_run_test "$1" rig_reset
+	# after the reset: every module the scenario loaded is gone, so what
+	# is still allocated and unreferenced is a leak
+	rig_kmemleak_scan
 	rig_dump_log
 	echo "RIG-SCENARIO-END $name t=$(rig_t)"
 }
@@ -419,8 +451,15 @@ rig_fio_verify() {
 		--group_reporting --output-format=terse --terse-version=3 "$@" > /tmp/fio.out 2>&1
 	local rc=$?
 	[ $rc -eq 0 ] || { tail -20 /tmp/fio.out; return $rc; }
-	# terse v3: field 6 = read io (KiB), field 47 = write io (KiB)
-	awk -F';' 'NF >= 47 && $6 != "" { printf "RIG-FIO rw=%s bs=%s qd=%s jobs=%s read_kib=%s write_kib=%s\n", "'"$rw"'", "'"$bs"'", "'"$qd"'", "'"$jobs"'", $6, $47 }' /tmp/fio.out
+	# terse v3: field 6 = read io (KiB), field 47 = write io (KiB). Every
+	# run writes and reads back what it wrote: both must have moved bytes
+	# (an exit status of 0 alone is also what a run that did nothing gets)
+	awk -F';' -v what="rw=$rw bs=$bs qd=$qd jobs=$jobs" '
+		NF >= 47 && $6 != "" {
+			printf "RIG-FIO %s read_kib=%s write_kib=%s\n", what, $6, $47
+			if ($6 > 0 && $47 > 0) moved = 1
+		}
+		END { if (!moved) { print "RIG-LOG fio moved no data: " what; exit 1 } }' /tmp/fio.out
 }
 
 # rig_unload MODULE... - rmmod must succeed: a refused unload means a leaked
@@ -431,4 +470,14 @@ rig_unload() {
 		[ -d /sys/module/$(echo "$m" | tr - _) ] || continue
 		rig_check "rmmod $m" $RMMOD "$m"
 	done
+}
+
+# rig_unload_refused MODULE - rmmod must be refused because the module is
+# in use, and the module stay loaded (any other failure, e.g. a mistyped
+# name, is not the refusal asked for)
+rig_unload_refused() {
+	local out
+	out=$($RMMOD "$1" 2>&1) && { rig_log "rmmod $1 succeeded"; return 1; }
+	rig_log "rmmod $1: $out"
+	echo "$out" | grep -q 'is in use' && [ -d "/sys/module/$(echo "$1" | tr - _)" ]
 }
