@@ -15,7 +15,10 @@ rig_load_target
 rig_load_host
 dev=$(rig_backing ram 256)
 rig_must "brd backing device" test -b "$dev"
-rig_must "export $dev on $RIG_IP4:4420" rig_export "$dev"
+# in-capsule data up to 16 KiB (the port's default is one page), so that
+# the 16 KiB writes below come in the capsule
+rig_must "export $dev on $RIG_IP4:4420, 16 KiB in-capsule" \
+	rig_export "$dev" 1 "$RIG_IP4" ipv4 4420 16384
 ns=$(rig_connect)
 rig_must "nvme connect -t rdma" test -b "$ns"
 rig_log "namespace $ns, controller transport $(cat /sys/class/nvme/nvme0/transport)"
@@ -80,7 +83,17 @@ if [ "$RIG_TARGET" = ours ]; then
 	echo > $T/trace
 fi
 rig_check "4k randwrite QD16" rig_fio_verify "$ns" randwrite 4k 16 1 4M
-rig_check "16k write QD4 (in-capsule on our target)" rig_fio_verify "$ns" write 16k 4 1 4M
+rig_check "16k write QD4 (in the capsule)" rig_fio_verify "$ns" write 16k 4 1 4M
+# in_capsule_16k - the 16 KiB writes came in the capsule, none by RDMA READ
+in_capsule_16k() {
+	local w='qid=[1-9][0-9]* cid=[0-9]+ opcode=0x1 data=' i k
+	i=$(grep -cE "${w}inline len=16384 " $T/trace)
+	k=$(grep -cE "${w}keyed(_inv)? len=16384 " $T/trace)
+	rig_log "16 KiB writes: $i in the capsule, $k by RDMA READ"
+	[ "$i" -gt 0 ] && [ "$k" -eq 0 ]
+}
+[ "$RIG_TARGET" = ours ] &&
+	rig_check "16 KiB writes came in the capsule" in_capsule_16k
 rig_check "128k randrw QD8 2 jobs" rig_fio_verify "$ns" randrw 128k 8 2 8M
 rig_check "1m write QD32" rig_fio_verify "$ns" write 1m 32 1 16M
 if [ "$RIG_TARGET" = ours ]; then

@@ -90,7 +90,7 @@ rig_check "two ports: two controllers" rig_wait 20 eval '[ $(ls -d /sys/class/nv
 rig_check "two ports: verified I/O" rig_fio_verify "$(rig_nvme_ns)" randrw 8k 8 1 2M
 # nvmet holds the transport module while a port uses it: unloading is
 # refused, and nothing stops working
-rig_check "unload refused while ports use the target" sh -c "! $RMMOD nvmet-rdma 2> /dev/null"
+rig_check "unload refused while ports use the target" rig_unload_refused nvmet-rdma
 rig_check "two ports: verified I/O after the refused unload" rig_fio_verify "$(rig_nvme_ns)" randrw 8k 8 1 2M
 rig_check "two ports: disconnect both" rig_disconnect
 rig_check "two ports: controllers gone" rig_wait 20 rig_no_controllers
