@@ -35,7 +35,12 @@ attr_is() {
 no_ctrl() { [ "$(ctrls)" -eq 0 ]; }
 disconnect_all() { rig_disconnect all && rig_wait 20 no_ctrl; }
 
-# 1. queues, identity, timers, source address and TOS in one connect
+# 1. queues, identity, timers, source address and TOS in one connect; the
+# rdma_cma trace shows the TOS of each of the host's connect requests
+T=/sys/kernel/tracing
+mount -t tracefs none $T 2>/dev/null
+rig_must "rdma_cma tracepoints" sh -c "echo 1 > $T/events/rdma_cma/enable"
+echo > $T/trace
 ns=$(rig_connect $RIG_IP4 4420 --nr-io-queues=1 --nr-write-queues=1 \
 	--nr-poll-queues=1 --queue-size=32 --keep-alive-tmo=7 \
 	--reconnect-delay=2 --ctrl-loss-tmo=30 --tos=32 \
@@ -52,13 +57,24 @@ rig_check "hostnqn" attr_is hostnqn $HOSTNQN
 rig_check "hostid" attr_is hostid $HOSTID
 rig_check "address" attr_is address "traddr=$RIG_IP4,trsvcid=4420,host_traddr=$RIG_IP4"
 rig_log "cm_ids: $(rdma res show cm_id 2>&1 | tr '\n' '|')"
+echo 0 > $T/events/rdma_cma/enable
+# host_reqs_tos - every connect request the host sent the target (admin and
+# three I/O queues) carried TOS 32 (the QPs are made before the TOS is set,
+# as stock does it, so cm_qp_create shows 0; the route and the request
+# after it carry the TOS)
+host_reqs_tos() {
+	local all tos
+	all=$(grep -c "cm_send_req: .* dst=$RIG_IP4:4420 " $T/trace)
+	tos=$(grep -c "cm_send_req: .* dst=$RIG_IP4:4420 tos=32 " $T/trace)
+	rig_log "host connect requests to the target: $tos of $all with tos=32"
+	[ "$all" -eq 4 ] && [ "$tos" -eq "$all" ]
+}
+rig_check "TOS 32 in every connect request of the host (rdma_cma trace)" host_reqs_tos
 rig_check "polling enabled on the namespace" test "$(cat /sys/block/${ns#/dev/}/queue/io_poll)" = 1
 
 # the queue each command went to, from the nvme_setup_cmd tracepoint:
 # writes go to the default queue (qid 1, --nr-write-queues), reads to the
 # read queue (qid 2), polled I/O to the poll queue (qid 3)
-T=/sys/kernel/tracing
-mount -t tracefs none $T 2>/dev/null
 rig_must "nvme_setup_cmd tracepoint" sh -c "echo 1 > $T/events/nvme/nvme_setup_cmd/enable"
 # qid_seen N - the trace since the last clear has an I/O command on qid N
 qid_seen() { grep -q "qid=$1, .*cmd=(nvme_cmd_\(read\|write\)" $T/trace; }
@@ -91,7 +107,44 @@ rig_check "duplicate_connect allows a second controller" \
 	sh -c "echo $opts,duplicate_connect > /dev/nvme-fabrics"
 rig_check "two controllers" test "$(ctrls)" -eq 2
 rig_check "namespace" rig_wait 30 rig_has_ns
+# two paths to one namespace: round-robin puts I/O on both, and taking one
+# path away under load fails its I/O over to the other without an error
+subsys=$(grep -lx "$RIG_NQN" /sys/class/nvme-subsystem/*/subsysnqn | head -1)
+subsys=${subsys%/subsysnqn}
+rig_check "round-robin I/O policy" sh -c "echo round-robin > $subsys/iopolicy"
+# path_ios - "path=reads+writes" for each path of namespace 1
+path_ios() {
+	local p
+	for p in /sys/block/nvme*c*n1; do
+		echo "${p##*/}=$(awk '{ print $1 + $5 }' "$p/stat")"
+	done
+}
+before=$(path_ios)
 rig_check "I/O with both paths" rig_fio_verify "$(rig_nvme_ns)" randrw 64k 16 2 4M
+after=$(path_ios)
+rig_log "path I/Os before: $(echo $before), after: $(echo $after)"
+# both_paths_used - two paths, and each completed more I/Os than before
+both_paths_used() {
+	local p n m used=0
+	for p in $after; do
+		n=${p#*=} m=$(echo "$before" | sed -n "s/^${p%%=*}=//p")
+		[ "$n" -gt "${m:-0}" ] && used=$((used + 1))
+	done
+	[ "$used" -eq 2 ]
+}
+rig_check "round-robin: both paths carried I/O" both_paths_used
+ns=$(rig_nvme_ns)
+fio --name=failover --filename="$ns" --ioengine=libaio --direct=1 --thread \
+	--allow_file_create=0 --rw=randwrite --bs=4k --iodepth=16 --size=4M \
+	--time_based --runtime=8 --verify=crc32c --verify_backlog=64 \
+	--verify_fatal=1 --output=/tmp/failover.out > /dev/null 2>&1 &
+pid=$!
+sleep 2
+victim=$(ls -d /sys/class/nvme/nvme*/ | head -1)
+rig_check "one path deleted under load" sh -c "echo 1 > ${victim}delete_controller"
+rig_check "failover: fio saw no error, data verified" wait $pid
+[ -s /tmp/failover.out ] && grep -m1 'err=' /tmp/failover.out | sed 's/^/RIG-LOG failover: /'
+rig_check "one controller left" test "$(ctrls)" -eq 1
 rig_check "disconnect both" disconnect_all
 
 # 3. IPv6 on another service ID
