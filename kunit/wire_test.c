@@ -133,40 +133,6 @@ static void nvmeof_check_inline_sgl_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, error_loc, c->error_loc);
 }
 
-/*
- * The stock target's switch on the SGL identifier, kept here verbatim as
- * the reference for nvmeof_classify_sgl().
- */
-static u16 stock_sgl_status(u8 type, enum nvmeof_sgl_kind *kind)
-{
-	switch (type >> 4) {
-	case NVME_SGL_FMT_DATA_DESC:
-		switch (type & 0xf) {
-		case NVME_SGL_FMT_OFFSET:
-			*kind = NVMEOF_SGL_INLINE;
-			return 0;
-		default:
-			*kind = NVMEOF_SGL_BAD_SUBTYPE;
-			return FIELD_ERR;
-		}
-	case NVME_KEY_SGL_FMT_DATA_DESC:
-		switch (type & 0xf) {
-		case NVME_SGL_FMT_ADDRESS | NVME_SGL_FMT_INVALIDATE:
-			*kind = NVMEOF_SGL_KEYED_INVALIDATE;
-			return 0;
-		case NVME_SGL_FMT_ADDRESS:
-			*kind = NVMEOF_SGL_KEYED;
-			return 0;
-		default:
-			*kind = NVMEOF_SGL_BAD_SUBTYPE;
-			return FIELD_ERR;
-		}
-	default:
-		*kind = NVMEOF_SGL_BAD_TYPE;
-		return TYPE_ERR;
-	}
-}
-
 static void nvmeof_classify_sgl_known_test(struct kunit *test)
 {
 	enum nvmeof_sgl_kind kind;
@@ -201,17 +167,70 @@ static void nvmeof_classify_sgl_known_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kind, NVMEOF_SGL_BAD_TYPE);
 }
 
+/*
+ * Every SGL identifier by the specifications: the descriptor type in bits
+ * 7:4 (NVMe Base, "SGL Descriptor Type"), the subtype in bits 3:0. An
+ * NVMe/RDMA command capsule carries a Data Block descriptor with the Offset
+ * subtype (data in the capsule) or a Keyed Data Block descriptor with the
+ * Address subtype, with or without Invalidate Key (NVMe/RDMA transport
+ * binding). Another subtype of those two types is an invalid field; any
+ * other type is an SGL Descriptor Type Invalid.
+ */
+struct sgl_type_row {
+	u8 type;
+	const char *name;
+	s8 subtype_ok[2];		/* -1: none */
+	enum nvmeof_sgl_kind kind_ok[2];
+};
+
+static const struct sgl_type_row sgl_type_rows[] = {
+	{ 0x0, "Data Block", { 0x1, -1 }, { NVMEOF_SGL_INLINE } },
+	{ 0x1, "Bit Bucket", { -1, -1 } },
+	{ 0x2, "Segment", { -1, -1 } },
+	{ 0x3, "Last Segment", { -1, -1 } },
+	{ 0x4, "Keyed Data Block", { 0x0, 0xf },
+	  { NVMEOF_SGL_KEYED, NVMEOF_SGL_KEYED_INVALIDATE } },
+	{ 0x5, "Transport Data Block", { -1, -1 } },
+	{ 0x6, "reserved", { -1, -1 } }, { 0x7, "reserved", { -1, -1 } },
+	{ 0x8, "reserved", { -1, -1 } }, { 0x9, "reserved", { -1, -1 } },
+	{ 0xa, "reserved", { -1, -1 } }, { 0xb, "reserved", { -1, -1 } },
+	{ 0xc, "reserved", { -1, -1 } }, { 0xd, "reserved", { -1, -1 } },
+	{ 0xe, "reserved", { -1, -1 } },
+	{ 0xf, "Vendor Specific", { -1, -1 } },
+};
+
 static void nvmeof_classify_sgl_all_test(struct kunit *test)
 {
+	const struct sgl_type_row *row;
 	enum nvmeof_sgl_kind kind, want_kind;
-	unsigned int type;
+	unsigned int sub, i;
 	u16 want;
 
-	for (type = 0; type <= U8_MAX; type++) {
-		want = stock_sgl_status(type, &want_kind);
-		KUNIT_EXPECT_EQ_MSG(test, nvmeof_classify_sgl(type, &kind), want,
-				    "type %#x", type);
-		KUNIT_EXPECT_EQ_MSG(test, kind, want_kind, "type %#x", type);
+	KUNIT_ASSERT_EQ(test, (int)ARRAY_SIZE(sgl_type_rows), 16);
+	for (row = sgl_type_rows; row < sgl_type_rows + 16; row++) {
+		KUNIT_ASSERT_EQ(test, (int)row->type, (int)(row - sgl_type_rows));
+		for (sub = 0; sub <= 0xf; sub++) {
+			u8 id = row->type << 4 | sub;
+
+			if (row->subtype_ok[0] < 0) {
+				want = TYPE_ERR;
+				want_kind = NVMEOF_SGL_BAD_TYPE;
+			} else {
+				want = FIELD_ERR;
+				want_kind = NVMEOF_SGL_BAD_SUBTYPE;
+			}
+			for (i = 0; i < 2; i++) {
+				if (row->subtype_ok[i] == (int)sub) {
+					want = NVME_SC_SUCCESS;
+					want_kind = row->kind_ok[i];
+				}
+			}
+			KUNIT_EXPECT_EQ_MSG(test, nvmeof_classify_sgl(id, &kind),
+					    want, "%s, subtype %#x", row->name,
+					    sub);
+			KUNIT_EXPECT_EQ_MSG(test, kind, want_kind,
+					    "%s, subtype %#x", row->name, sub);
+		}
 	}
 }
 
@@ -325,6 +344,8 @@ static const struct keyed_len_case keyed_len_cases[] = {
 	  NVME_SC_SUCCESS },
 	{ "admin, no implied length", 4096, 0, MAX_XFER, NVME_SC_SUCCESS },
 	{ "admin at MDTS", MAX_XFER, 0, MAX_XFER, NVME_SC_SUCCESS },
+	{ "zero length, no data (admin)", 0, 0, MAX_XFER, NVME_SC_SUCCESS },
+	{ "zero length for a 4k read", 0, 4096, MAX_XFER, SGL_DATA_ERR },
 	/* a length the command does not ask for */
 	{ "one byte short", 4095, 4096, MAX_XFER, SGL_DATA_ERR },
 	{ "one byte long", 4097, 4096, MAX_XFER, SGL_DATA_ERR },
