@@ -16,6 +16,7 @@
 #include <linux/errno.h>
 #include <linux/minmax.h>
 #include <linux/nvme.h>
+#include <linux/nvme-rdma.h>
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 #include "compat.h"
@@ -53,6 +54,59 @@ static inline long nvmeof_host_inline_data_size(u32 ioccsz, u32 sgls)
 	if (!(sgls & NVMEOF_SGLS_OFFSET))
 		return 0;
 	return min_t(u64, capsule - sizeof(struct nvme_command), U32_MAX);
+}
+
+/**
+ * nvmeof_host_capsule_fits() - whether the controller's I/O command capsule
+ *	fits in one RDMA message
+ * @ioccsz: the controller's I/O queue command capsule size from Identify
+ *	Controller, in 16-byte units
+ * @max_msg_sz: the largest message the RDMA port carries (the max_msg_sz
+ *	of its &struct ib_port_attr)
+ *
+ * A capsule travels in one SEND. A controller whose capsules are larger
+ * than any SEND the port can carry (IOCCSZ 0xffffffff is a 64 GiB capsule)
+ * reports something no RDMA target can receive; the stock host trusts it
+ * and sizes in-capsule data from it. @ioccsz * 16 is computed in 64 bits.
+ *
+ * Return: true if an @ioccsz capsule fits in a @max_msg_sz message.
+ */
+static inline bool nvmeof_host_capsule_fits(u32 ioccsz, u32 max_msg_sz)
+{
+	return (u64)ioccsz * 16 <= max_msg_sz;
+}
+
+/**
+ * nvmeof_host_check_cm_rep() - validate the private data of a controller's
+ *	RDMA CM accept (NVMe/RDMA transport specification, "RDMA_CM_ACCEPT")
+ * @pdata: the private data as received; may be NULL
+ * @pdata_len: its length as received
+ * @sq_size: the commands the host may have outstanding on the queue (the
+ *	HSQSIZE it asked for, plus one)
+ *
+ * The stock host never looks at the accept. A controller whose receive
+ * queue (CRQSIZE) is shallower than the host's submission queue cannot take
+ * every command the host may send (the host would overrun it and stall on
+ * receiver-not-ready retries); a CRQSIZE deeper than asked is harmless and
+ * taken. On IB and RoCE the CM pads private data with zeros, so a short
+ * accept there reads as CRQSIZE 0; only iWARP shows the real length.
+ *
+ * Return: 0 if the accept is good; -EMSGSIZE for missing or short private
+ * data; -EPROTONOSUPPORT for a record format other than 1.0 (0); -ERANGE
+ * for a CRQSIZE below @sq_size (0 included).
+ */
+static inline int nvmeof_host_check_cm_rep(const void *pdata, u8 pdata_len,
+					   u32 sq_size)
+{
+	const struct nvme_rdma_cm_rep *rep = pdata;
+
+	if (!rep || pdata_len < sizeof(*rep))
+		return -EMSGSIZE;
+	if (le16_to_cpu(rep->recfmt) != NVME_RDMA_CM_FMT_1_0)
+		return -EPROTONOSUPPORT;
+	if (le16_to_cpu(rep->crqsize) < sq_size)
+		return -ERANGE;
+	return 0;
 }
 
 /**

@@ -363,20 +363,41 @@ static void nvme_rdma_reconnect_or_remove(struct nvme_rdma_ctrl *ctrl)
 
 /*
  * In-capsule data the I/O queues may send, from what the controller reports
- * (IOCCSZ and SGL offset support), re-read on every connect.
+ * (IOCCSZ and SGL offset support), re-read on every connect. A controller
+ * whose I/O command capsule is larger than any message the RDMA port can
+ * carry is refused: it reports something no RDMA target can receive.
  */
-static void nvme_rdma_set_inline_data_size(struct nvme_rdma_ctrl *ctrl)
+static int nvme_rdma_set_inline_data_size(struct nvme_rdma_ctrl *ctrl)
 {
-	long size = nvmeof_host_inline_data_size(ctrl->ctrl.ioccsz,
-						 ctrl->ctrl.sgls);
+	u32 ioccsz = ctrl->ctrl.ioccsz;
+	struct ib_port_attr attr;
+	long size;
+	int ret;
 
+	ret = ib_query_port(ctrl->device->dev, ctrl->queues[0].cm_id->port_num,
+			    &attr);
+	if (ret) {
+		dev_err(ctrl->ctrl.device,
+			"querying RDMA port %u failed (%d)\n",
+			ctrl->queues[0].cm_id->port_num, ret);
+		return ret;
+	}
+	if (!nvmeof_host_capsule_fits(ioccsz, attr.max_msg_sz)) {
+		dev_err(ctrl->ctrl.device,
+			"I/O command capsule size of %llu bytes (IOCCSZ %u) exceeds the RDMA port's largest message of %u bytes: refusing the controller\n",
+			(u64)ioccsz * 16, ioccsz, attr.max_msg_sz);
+		return -EINVAL;
+	}
+
+	size = nvmeof_host_inline_data_size(ioccsz, ctrl->ctrl.sgls);
 	if (size < 0) {
 		dev_warn(ctrl->ctrl.device,
 			 "I/O command capsule size of %u bytes (IOCCSZ %u) cannot hold a command: sending no in-capsule data\n",
-			 ctrl->ctrl.ioccsz * 16, ctrl->ctrl.ioccsz);
+			 ioccsz * 16, ioccsz);
 		size = 0;
 	}
 	ctrl->inline_data_size = size;
+	return 0;
 }
 
 static int nvme_rdma_setup_ctrl(struct nvme_rdma_ctrl *ctrl, bool new)
@@ -426,7 +447,9 @@ static int nvme_rdma_setup_ctrl(struct nvme_rdma_ctrl *ctrl, bool new)
 	}
 
 	if (ctrl->ctrl.queue_count > 1) {
-		nvme_rdma_set_inline_data_size(ctrl);
+		ret = nvme_rdma_set_inline_data_size(ctrl);
+		if (ret)
+			goto destroy_admin;
 		ret = nvme_rdma_configure_io_queues(ctrl, new);
 		if (ret)
 			goto destroy_admin;

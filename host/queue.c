@@ -760,9 +760,41 @@ out_free_queues:
 	return ret;
 }
 
-static int nvme_rdma_conn_established(struct nvme_rdma_queue *queue)
+/*
+ * The controller accepted: check its private data (record format, and a
+ * receive queue at least as deep as the host's submission queue) before
+ * the queue takes any response.
+ */
+static int nvme_rdma_conn_established(struct nvme_rdma_queue *queue,
+				      struct rdma_cm_event *ev)
 {
+	struct nvme_ctrl *ctrl = &queue->ctrl->ctrl;
+	const struct nvme_rdma_cm_rep *rep = ev->param.conn.private_data;
+	u8 len = ev->param.conn.private_data_len;
+	int qid = nvme_rdma_queue_idx(queue);
+	u32 sq_size = qid ? ctrl->sqsize + 1 : NVME_AQ_DEPTH;
 	int ret, i;
+
+	ret = nvmeof_host_check_cm_rep(rep, len, sq_size);
+	switch (ret) {
+	case 0:
+		break;
+	case -EMSGSIZE:
+		dev_err(ctrl->device,
+			"QID %d: RDMA CM accept carries %u bytes of private data, fewer than %zu: refusing the connection\n",
+			qid, rep ? len : 0, sizeof(*rep));
+		return -ECONNREFUSED;
+	case -EPROTONOSUPPORT:
+		dev_err(ctrl->device,
+			"QID %d: RDMA CM accept has record format %u, not 0: refusing the connection\n",
+			qid, le16_to_cpu(rep->recfmt));
+		return -ECONNREFUSED;
+	default:
+		dev_err(ctrl->device,
+			"QID %d: controller receive queue size (CRQSIZE) %u is below the host's submission queue size %u: refusing the connection\n",
+			qid, le16_to_cpu(rep->crqsize), sq_size);
+		return -ECONNREFUSED;
+	}
 
 	for (i = 0; i < queue->queue_size; i++) {
 		ret = nvme_rdma_post_recv(queue, &queue->rsp_ring[i]);
@@ -889,7 +921,7 @@ static int nvme_rdma_cm_handler(struct rdma_cm_id *cm_id,
 		cm_error = nvme_rdma_route_resolved(queue);
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
-		queue->cm_error = nvme_rdma_conn_established(queue);
+		queue->cm_error = nvme_rdma_conn_established(queue, ev);
 		/* complete cm_done regardless of success/failure */
 		complete(&queue->cm_done);
 		return 0;

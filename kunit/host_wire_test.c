@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite for common/host_wire.h: what the host makes of a controller's
- * IOCCSZ and SGL support (including values no sane target sends), how it
- * chooses to move a request's data, the exact SGL descriptor bytes it puts
- * on the wire, the MR rights it grants, and what a response may do.
+ * IOCCSZ and SGL support (including values no sane target sends), whether
+ * its capsules fit in an RDMA message, which RDMA CM accepts it takes, how
+ * it chooses to move a request's data, the exact SGL descriptor bytes it
+ * puts on the wire, the MR rights it grants, and what a response may do.
  */
 #include <kunit/test.h>
 #include <linux/kernel.h>
@@ -44,7 +45,11 @@ static const struct inline_size_case inline_size_cases[] = {
 	{ "ioccsz 1", 1, KEYED | SAOS, -EINVAL },
 	{ "ioccsz 3", 3, KEYED | SAOS, -EINVAL },
 	{ "ioccsz 3 without SGL offsets", 3, KEYED, -EINVAL },
-	/* x16 does not wrap 32 bits (stock: 0x10000004 * 16 = 64) */
+	/*
+	 * x16 does not wrap 32 bits (stock: 0x10000004 * 16 = 64); such
+	 * capsules exceed every port's max_msg_sz, so the host refuses the
+	 * controller before this (capsule_fits_test)
+	 */
 	{ "ioccsz 0x10000004", 0x10000004, KEYED | SAOS, U32_MAX },
 	{ "ioccsz U32_MAX", U32_MAX, KEYED | SAOS, U32_MAX },
 	{ "ioccsz U32_MAX, no offsets", U32_MAX, KEYED, 0 },
@@ -64,6 +69,92 @@ static void host_inline_data_size_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, nvmeof_host_inline_data_size(c->ioccsz, c->sgls),
 			c->size);
+}
+
+struct capsule_fits_case {
+	const char *name;
+	u32 ioccsz;
+	u32 max_msg_sz;
+	bool fits;
+};
+
+/* rxe's port: 8 MiB on 6.1, 2 GiB on 6.12; siw's: U32_MAX */
+static const struct capsule_fits_case capsule_fits_cases[] = {
+	{ "4 KiB capsule, 8 MiB port", 260, 0x800000, true },
+	{ "exactly 8 MiB", 0x80000, 0x800000, true },
+	{ "8 MiB + 16 B", 0x80001, 0x800000, false },
+	{ "2 GiB on a 2 GiB port", 0x8000000, 0x80000000, true },
+	{ "4 GiB - 16 B on a U32_MAX port", 0xfffffff, U32_MAX, true },
+	/* x16 would wrap 32 bits to 0 and "fit" */
+	{ "0x10000000 (4 GiB) on a U32_MAX port", 0x10000000, U32_MAX, false },
+	{ "U32_MAX (64 GiB) on a U32_MAX port", U32_MAX, U32_MAX, false },
+	{ "U32_MAX (64 GiB) on an 8 MiB port", U32_MAX, 0x800000, false },
+	{ "ioccsz 0 (below a command: not this check's)", 0, 0x800000, true },
+};
+
+static void capsule_fits_case_desc(const struct capsule_fits_case *c,
+				   char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(capsule_fits, capsule_fits_cases, capsule_fits_case_desc);
+
+static void capsule_fits_test(struct kunit *test)
+{
+	const struct capsule_fits_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, nvmeof_host_capsule_fits(c->ioccsz, c->max_msg_sz),
+			c->fits);
+}
+
+struct cm_rep_case {
+	const char *name;
+	u16 recfmt;
+	u16 crqsize;
+	u8 len;
+	u32 sq_size;
+	int ret;
+};
+
+static const struct cm_rep_case cm_rep_cases[] = {
+	{ "admin queue, crqsize 32", 0, 32, 32, 32, 0 },
+	{ "I/O queue, crqsize 128", 0, 128, 32, 128, 0 },
+	{ "crqsize deeper than asked", 0, 1024, 32, 128, 0 },
+	{ "crqsize 0xffff", 0, 0xffff, 32, 32, 0 },
+	{ "IB's padded private data (196 bytes)", 0, 32, 196, 32, 0 },
+	{ "crqsize one short", 0, 31, 32, 32, -ERANGE },
+	{ "crqsize 0 (a short accept on IB/RoCE)", 0, 0, 32, 32, -ERANGE },
+	{ "record format 1", 1, 32, 32, 32, -EPROTONOSUPPORT },
+	{ "record format 0xffff", 0xffff, 32, 32, 32, -EPROTONOSUPPORT },
+	{ "4 bytes (iWARP: the real length)", 0, 32, 4, 32, -EMSGSIZE },
+	{ "31 bytes", 0, 32, 31, 32, -EMSGSIZE },
+	{ "no private data", 0, 32, 0, 32, -EMSGSIZE },
+};
+
+static void cm_rep_case_desc(const struct cm_rep_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cm_rep, cm_rep_cases, cm_rep_case_desc);
+
+static void check_cm_rep_test(struct kunit *test)
+{
+	const struct cm_rep_case *c = test->param_value;
+	u8 buf[196] = { };
+	struct nvme_rdma_cm_rep *rep = (void *)buf;
+
+	rep->recfmt = cpu_to_le16(c->recfmt);
+	rep->crqsize = cpu_to_le16(c->crqsize);
+	KUNIT_EXPECT_EQ(test, nvmeof_host_check_cm_rep(buf, c->len, c->sq_size),
+			c->ret);
+}
+
+static void check_cm_rep_null_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, nvmeof_host_check_cm_rep(NULL, 32, 32),
+			-EMSGSIZE);
 }
 
 struct data_map_case {
@@ -287,6 +378,9 @@ static void rsp_action_test(struct kunit *test)
 
 static struct kunit_case nvmeof_host_wire_cases[] = {
 	KUNIT_CASE_PARAM(host_inline_data_size_test, inline_size_gen_params),
+	KUNIT_CASE_PARAM(capsule_fits_test, capsule_fits_gen_params),
+	KUNIT_CASE_PARAM(check_cm_rep_test, cm_rep_gen_params),
+	KUNIT_CASE(check_cm_rep_null_test),
 	KUNIT_CASE_PARAM(choose_data_map_test, data_map_gen_params),
 	KUNIT_CASE(put_keyed_sgl_bytes_test),
 	KUNIT_CASE(put_keyed_sgl_null_test),
