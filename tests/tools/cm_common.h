@@ -35,8 +35,8 @@ static void die(const char *what)
  * REJECTED that the caller examines (a target's refusal is an answer).
  * Anything else ends the tool with a FAIL line.
  */
-static struct rdma_cm_event *expect_event(enum rdma_cm_event_type type,
-					  bool or_rejected)
+static __attribute__((unused)) struct rdma_cm_event *
+expect_event(enum rdma_cm_event_type type, bool or_rejected)
 {
 	struct rdma_cm_event *ev;
 
