@@ -24,7 +24,7 @@
 # cases (good on the admin queue, io-good on the I/O queue: the controller
 # goes live) show that the tool's correct answers are taken, so a broken
 # tool cannot pass.
-# rig: pairs=ours/ours kernels=stock,debug rdma=rxe timeout=900
+# rig: pairs=ours/ours kernels=stock,debug rdma=rxe timeout=420
 
 rig_setup_rdma
 rig_load_host
