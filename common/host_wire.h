@@ -81,22 +81,21 @@ static inline bool nvmeof_host_capsule_fits(u32 ioccsz, u32 max_msg_sz)
  *	RDMA CM accept (NVMe/RDMA transport specification, "RDMA_CM_ACCEPT")
  * @pdata: the private data as received; may be NULL
  * @pdata_len: its length as received
- * @sq_size: the commands the host may have outstanding on the queue (the
- *	HSQSIZE it asked for, plus one)
  *
- * The stock host never looks at the accept. A controller whose receive
- * queue (CRQSIZE) is shallower than the host's submission queue cannot take
- * every command the host may send (the host would overrun it and stall on
- * receiver-not-ready retries); a CRQSIZE deeper than asked is harmless and
- * taken. On IB and RoCE the CM pads private data with zeros, so a short
- * accept there reads as CRQSIZE 0; only iWARP shows the real length.
+ * The stock host never looks at the accept. An accept the host cannot read
+ * (too short, another record format) or whose controller has no receive
+ * queue at all (CRQSIZE 0) can carry no command. A CRQSIZE below the
+ * host's submission queue is not refused here: the host's sends then wait
+ * on receiver-not-ready retries, which is slow but works, and a target
+ * that did so worked with the stock host (the caller warns). On IB and
+ * RoCE the CM pads private data with zeros, so a short accept there reads
+ * as CRQSIZE 0; only iWARP shows the real length.
  *
- * Return: 0 if the accept is good; -EMSGSIZE for missing or short private
+ * Return: 0 if the accept is usable; -EMSGSIZE for missing or short private
  * data; -EPROTONOSUPPORT for a record format other than 1.0 (0); -ERANGE
- * for a CRQSIZE below @sq_size (0 included).
+ * for a CRQSIZE of 0.
  */
-static inline int nvmeof_host_check_cm_rep(const void *pdata, u8 pdata_len,
-					   u32 sq_size)
+static inline int nvmeof_host_check_cm_rep(const void *pdata, u8 pdata_len)
 {
 	const struct nvme_rdma_cm_rep *rep = pdata;
 
@@ -104,7 +103,7 @@ static inline int nvmeof_host_check_cm_rep(const void *pdata, u8 pdata_len,
 		return -EMSGSIZE;
 	if (le16_to_cpu(rep->recfmt) != NVME_RDMA_CM_FMT_1_0)
 		return -EPROTONOSUPPORT;
-	if (le16_to_cpu(rep->crqsize) < sq_size)
+	if (!le16_to_cpu(rep->crqsize))
 		return -ERANGE;
 	return 0;
 }

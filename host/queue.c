@@ -761,9 +761,9 @@ out_free_queues:
 }
 
 /*
- * The controller accepted: check its private data (record format, and a
- * receive queue at least as deep as the host's submission queue) before
- * the queue takes any response.
+ * The controller accepted: check its private data before the queue takes
+ * any response (refused: an accept that cannot be read or a controller
+ * without a receive queue; said: one shallower than our submission queue).
  */
 static int nvme_rdma_conn_established(struct nvme_rdma_queue *queue,
 				      struct rdma_cm_event *ev)
@@ -775,7 +775,7 @@ static int nvme_rdma_conn_established(struct nvme_rdma_queue *queue,
 	u32 sq_size = qid ? ctrl->sqsize + 1 : NVME_AQ_DEPTH;
 	int ret, i;
 
-	ret = nvmeof_host_check_cm_rep(rep, len, sq_size);
+	ret = nvmeof_host_check_cm_rep(rep, len);
 	switch (ret) {
 	case 0:
 		break;
@@ -791,10 +791,14 @@ static int nvme_rdma_conn_established(struct nvme_rdma_queue *queue,
 		return -ECONNREFUSED;
 	default:
 		dev_err(ctrl->device,
-			"QID %d: controller receive queue size (CRQSIZE) %u is below the host's submission queue size %u: refusing the connection\n",
-			qid, le16_to_cpu(rep->crqsize), sq_size);
+			"QID %d: controller receive queue size (CRQSIZE) 0 takes no command: refusing the connection\n",
+			qid);
 		return -ECONNREFUSED;
 	}
+	if (le16_to_cpu(rep->crqsize) < sq_size)
+		dev_warn(ctrl->device,
+			 "QID %d: controller receive queue size (CRQSIZE) %u is below the host's submission queue size %u: commands beyond it wait on receiver-not-ready retries\n",
+			 qid, le16_to_cpu(rep->crqsize), sq_size);
 
 	for (i = 0; i < queue->queue_size; i++) {
 		ret = nvme_rdma_post_recv(queue, &queue->rsp_ring[i]);

@@ -113,23 +113,22 @@ struct cm_rep_case {
 	u16 recfmt;
 	u16 crqsize;
 	u8 len;
-	u32 sq_size;
 	int ret;
 };
 
 static const struct cm_rep_case cm_rep_cases[] = {
-	{ "admin queue, crqsize 32", 0, 32, 32, 32, 0 },
-	{ "I/O queue, crqsize 128", 0, 128, 32, 128, 0 },
-	{ "crqsize deeper than asked", 0, 1024, 32, 128, 0 },
-	{ "crqsize 0xffff", 0, 0xffff, 32, 32, 0 },
-	{ "IB's padded private data (196 bytes)", 0, 32, 196, 32, 0 },
-	{ "crqsize one short", 0, 31, 32, 32, -ERANGE },
-	{ "crqsize 0 (a short accept on IB/RoCE)", 0, 0, 32, 32, -ERANGE },
-	{ "record format 1", 1, 32, 32, 32, -EPROTONOSUPPORT },
-	{ "record format 0xffff", 0xffff, 32, 32, 32, -EPROTONOSUPPORT },
-	{ "4 bytes (iWARP: the real length)", 0, 32, 4, 32, -EMSGSIZE },
-	{ "31 bytes", 0, 32, 31, 32, -EMSGSIZE },
-	{ "no private data", 0, 32, 0, 32, -EMSGSIZE },
+	{ "admin queue, crqsize 32", 0, 32, 32, 0 },
+	{ "I/O queue, crqsize 128", 0, 128, 32, 0 },
+	{ "crqsize 0xffff", 0, 0xffff, 32, 0 },
+	{ "IB's padded private data (196 bytes)", 0, 32, 196, 0 },
+	/* shallower than the host's queue: usable (the host warns) */
+	{ "crqsize 1", 0, 1, 32, 0 },
+	{ "crqsize 0 (a short accept on IB/RoCE)", 0, 0, 32, -ERANGE },
+	{ "record format 1", 1, 32, 32, -EPROTONOSUPPORT },
+	{ "record format 0xffff", 0xffff, 32, 32, -EPROTONOSUPPORT },
+	{ "4 bytes (iWARP: the real length)", 0, 32, 4, -EMSGSIZE },
+	{ "31 bytes", 0, 32, 31, -EMSGSIZE },
+	{ "no private data", 0, 32, 0, -EMSGSIZE },
 };
 
 static void cm_rep_case_desc(const struct cm_rep_case *c, char *desc)
@@ -147,14 +146,12 @@ static void check_cm_rep_test(struct kunit *test)
 
 	rep->recfmt = cpu_to_le16(c->recfmt);
 	rep->crqsize = cpu_to_le16(c->crqsize);
-	KUNIT_EXPECT_EQ(test, nvmeof_host_check_cm_rep(buf, c->len, c->sq_size),
-			c->ret);
+	KUNIT_EXPECT_EQ(test, nvmeof_host_check_cm_rep(buf, c->len), c->ret);
 }
 
 static void check_cm_rep_null_test(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, nvmeof_host_check_cm_rep(NULL, 32, 32),
-			-EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, nvmeof_host_check_cm_rep(NULL, 32), -EMSGSIZE);
 }
 
 struct data_map_case {

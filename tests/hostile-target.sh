@@ -4,9 +4,9 @@
 # - the admin queue's Connect answered with another command id, 8 or 32
 #   bytes, twice, or (for the next command) a SEND with Invalidate of a key
 #   that command does not hold;
-# - the RDMA CM accept with a short private data (on rxe: CRQSIZE 0), record
-#   format 1, or CRQSIZE below the host's queue (refused); CRQSIZE deeper
-#   than asked is legal and taken;
+# - the RDMA CM accept with a short private data (on rxe: CRQSIZE 0) or
+#   record format 1 (refused); CRQSIZE below the host's queue (warned and
+#   taken: it works, waiting on RNR retries) or deeper than asked (legal);
 # - the tool serving the admin queue (Property Get/Set, Identify, Set
 #   Features, Keep Alive): Identify Controller with IOCCSZ 3 (6.1: our host
 #   warns and sends no in-capsule data, going on to Set Features, which the
@@ -96,9 +96,9 @@ rig_check "linger control: the tool says the host stayed" \
 	grep -q '^FAIL host still connected 1 s after' "$out"
 
 # the RDMA CM accept
-hostile rep-short "QID 0: controller receive queue size (CRQSIZE) 0 is below the host's submission queue size 32: refusing the connection" 0 0
+hostile rep-short "QID 0: controller receive queue size (CRQSIZE) 0 takes no command: refusing the connection" 0 0
 hostile rep-recfmt "QID 0: RDMA CM accept has record format 1, not 0: refusing the connection" 0 0
-hostile rep-crqsize-small "QID 0: controller receive queue size (CRQSIZE) 31 is below the host's submission queue size 32: refusing the connection" 0 0
+hostile rep-crqsize-small "QID 0: controller receive queue size (CRQSIZE) 31 is below the host's submission queue size 32: commands beyond it wait on receiver-not-ready retries" 0 2
 hostile rep-crqsize-big "I/O [0-9]* QID 0 timeout" 0 2
 
 # Identify Controller's IOCCSZ

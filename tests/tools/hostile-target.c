@@ -23,7 +23,8 @@
  * The RDMA CM accept of the admin queue (private data):
  *   rep-short    2 bytes (on IB/RoCE the CM pads it: CRQSIZE reads 0)
  *   rep-recfmt   record format 1
- *   rep-crqsize-small  CRQSIZE one below the host's HSQSIZE + 1
+ *   rep-crqsize-small  CRQSIZE one below the host's HSQSIZE + 1 (usable,
+ *                      the host warns: then as good)
  *   rep-crqsize-big    CRQSIZE 1000 deeper than asked (legal: then as good)
  * Cases that serve the admin queue (Connect, Property Get/Set, Identify,
  * Get Log Page refused, Set Features Number of Queues: one I/O queue, Keep
@@ -221,7 +222,7 @@ static void accept_queue(struct rdma_cm_event *ev)
 		       le16toh(rep.recfmt), le16toh(rep.crqsize),
 		       param.private_data_len);
 		/* the bad accept is this case's bad thing */
-		if (!is("rep-crqsize-big"))
+		if (!prefix("rep-crqsize-"))
 			mark_done();
 	}
 	param.responder_resources = 1;
@@ -461,7 +462,7 @@ static void handle(struct queue *q, const uint8_t *cmd)
 	int connect = cmd[CMD_OPCODE] == OPC_FABRICS &&
 		      cmd[CMD_FCTYPE] == FCT_CONNECT;
 	/* the Connect cases stop at the Connect; the others serve */
-	int serving = prefix("rep-crqsize-big") ? 0 :
+	int serving = prefix("rep-crqsize-") ? 0 :
 		      prefix("ioccsz-") || prefix("io-") ||
 		      is("inv-unknown");
 
