@@ -428,6 +428,30 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 	bool data_out = nvmet_rdma_need_data_out(rsp);
 	struct ib_send_wr *first_wr;
 
+	/*
+	 * A command refused before it ran (by nvmet_req_init() or the SGL
+	 * checks) took no send queue credit, yet its SEND takes a slot and
+	 * gives a credit back once released (or, unsignalled, through
+	 * quiet_held). So it takes one first, waiting for it like a command
+	 * does: stock posts it regardless, and every refused command added a
+	 * credit the queue pair does not have. After 500 of them, 32 reads of
+	 * 1 MiB on a send queue that holds one were all posted at once and
+	 * most failed with -ENOMEM, their commands never answered; and a burst
+	 * of refusals on such a queue overflowed it by itself (found by
+	 * hostile-host's rejects-then-reads).
+	 */
+	if (unlikely(!(rsp->flags & NVMET_RDMA_REQ_SQ_CREDITS))) {
+		struct nvmet_rdma_queue *queue = rsp->queue;
+
+		rsp->flags |= NVMET_RDMA_REQ_RSP_ONLY;
+		if (!nvmet_rdma_execute_command(rsp)) {
+			spin_lock(&queue->rsp_wr_wait_lock);
+			list_add_tail(&rsp->wait_list, &queue->rsp_wr_wait_list);
+			spin_unlock(&queue->rsp_wr_wait_lock);
+		}
+		return;
+	}
+
 	if (rsp->flags & NVMET_RDMA_REQ_INVALIDATE_RKEY) {
 		rsp->send_wr.opcode = IB_WR_SEND_WITH_INV;
 		rsp->send_wr.ex.invalidate_rkey = rsp->invalidate_rkey;
@@ -712,12 +736,18 @@ static u16 nvmet_rdma_map_sgl(struct nvmet_rdma_rsp *rsp)
 	case NVMEOF_SGL_KEYED:
 		status = nvmet_rdma_map_sgl_keyed(rsp, sgl, false);
 		break;
+	/*
+	 * Rate limited like the other refusals here: a host can send these
+	 * as fast as the queue turns around (stock logs every one).
+	 */
 	case NVMEOF_SGL_BAD_SUBTYPE:
-		pr_err("invalid SGL subtype: %#x\n", sgl->type);
+		pr_err_ratelimited("queue %d: invalid SGL subtype %#x: rejected\n",
+				   rsp->queue->idx, sgl->type);
 		rsp->req.error_loc = offsetof(struct nvme_common_command, dptr);
 		break;
 	case NVMEOF_SGL_BAD_TYPE:
-		pr_err("invalid SGL type: %#x\n", sgl->type);
+		pr_err_ratelimited("queue %d: invalid SGL type %#x: rejected\n",
+				   rsp->queue->idx, sgl->type);
 		rsp->req.error_loc = offsetof(struct nvme_common_command, dptr);
 		break;
 	}
@@ -737,6 +767,13 @@ static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp)
 			 1 + rsp->n_rdma, queue->idx);
 		atomic_add(1 + rsp->n_rdma, &queue->sq_wr_avail);
 		return false;
+	}
+	rsp->flags |= NVMET_RDMA_REQ_SQ_CREDITS;
+
+	/* a refused command: its response (nvmet_rdma_queue_response()) */
+	if (unlikely(rsp->flags & NVMET_RDMA_REQ_RSP_ONLY)) {
+		nvmet_rdma_queue_response(&rsp->req);
+		return true;
 	}
 
 	if (nvmet_rdma_need_data_in(rsp)) {

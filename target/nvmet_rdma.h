@@ -67,6 +67,10 @@ enum {
 	NVMET_RDMA_REQ_CACHED_DATA	= (1 << 2),
 	/* RDMA READ/WRITE over premapped pages: rsp->own, not rsp->rw */
 	NVMET_RDMA_REQ_PREMAPPED_RW	= (1 << 3),
+	/* took its send queue credits (nvmet_rdma_execute_command()) */
+	NVMET_RDMA_REQ_SQ_CREDITS	= (1 << 4),
+	/* refused before it ran: only its response needs a credit */
+	NVMET_RDMA_REQ_RSP_ONLY		= (1 << 5),
 };
 
 /*
@@ -283,6 +287,7 @@ void nvmet_rdma_queue_disconnect(struct nvmet_rdma_queue *queue);
 int nvmet_rdma_cm_handler(struct rdma_cm_id *cm_id,
 			  struct rdma_cm_event *event);
 void nvmet_rdma_delete_ctrl(struct nvmet_ctrl *ctrl);
+u16 nvmet_rdma_install_queue(struct nvmet_sq *nvme_sq);
 
 /* io.c */
 int nvmet_rdma_post_recv(struct nvmet_rdma_device *ndev,

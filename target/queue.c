@@ -1261,6 +1261,33 @@ int nvmet_rdma_cm_handler(struct rdma_cm_id *cm_id,
 }
 
 /**
+ * nvmet_rdma_install_queue() - nvmet_fabrics_ops.install_queue: check a
+ *	Connect against the connection it arrived on
+ * @nvme_sq: the queue's nvmet SQ, set up for the Connect's qid
+ *
+ * The RDMA CM private data named the queue this connection is for, and the
+ * connection was sized for that queue (an admin queue's: at most
+ * NVME_AQ_DEPTH entries and no in-capsule data). A Connect for another
+ * queue is refused: stock took it and made an I/O queue of a connection
+ * set up as an admin queue. (A Connect sqsize other than the CM's hsqsize
+ * is taken, as stock does: the receive queue bounds what the host can have
+ * outstanding, nvmet's SQ size only where SQ head wraps.)
+ *
+ * Return: 0, or NVME_SC_CONNECT_INVALID_PARAM | NVME_STATUS_DNR.
+ */
+u16 nvmet_rdma_install_queue(struct nvmet_sq *nvme_sq)
+{
+	struct nvmet_rdma_queue *queue =
+		container_of(nvme_sq, struct nvmet_rdma_queue, nvme_sq);
+
+	if (nvme_sq->qid == queue->host_qid)
+		return 0;
+	pr_warn_ratelimited("queue %d: Connect for qid %u on a connection for qid %d: refused\n",
+			    queue->idx, nvme_sq->qid, queue->host_qid);
+	return NVME_SC_CONNECT_INVALID_PARAM | NVME_STATUS_DNR;
+}
+
+/**
  * nvmet_rdma_delete_ctrl() - nvmet_fabrics_ops.delete_ctrl: disconnect all
  *	queues of a controller
  * @ctrl: the controller
