@@ -1,18 +1,34 @@
 # SPDX-License-Identifier: GPL-2.0
 # hostile-host: a misbehaving host (tests/tools/hostile-host.c) sends our
-# target one bad thing per connection: connect private data that is missing,
-# short (only iWARP can tell: IB/RoCE pad it), of an unknown format, or asks
-# for queues deeper than the target offers; a Connect capsule shorter than
-# its in-capsule SGL says; an in-capsule offset that wraps past 2^64; a
-# keyed SGL longer than the MDTS the target advertises; one command id used
-# by four commands at once; 40 commands on a queue of 32. Each
-# must get the exact RDMA CM reject status or NVMe status, with a log line
-# saying why (the reused id: four answers carrying it; the flood: every
-# command answered, or on iWARP possibly the connection ended); a
-# well-formed capsule from the same tool must be parsed (so a broken tool
-# cannot pass); and afterwards a well-behaved host still gets verified I/O
-# and everything unloads.
-# rig: pairs=ours/ours kernels=stock,debug rdma=rxe,siw timeout=240
+# target bad things: connect private data that is missing, short (only
+# iWARP can tell: IB/RoCE pad it), of an unknown format, or asks for queues
+# deeper than the target offers; a Connect capsule shorter than its
+# in-capsule SGL says; an in-capsule offset that wraps past 2^64; a keyed
+# SGL longer than the MDTS the target advertises; one command id used by
+# four commands at once; 40 commands on a queue of 32. Then, on a controller
+# of its own (admin queue, CC.EN, Identify, an I/O queue): keyed SGLs of
+# exactly MDTS (written and read back), one byte over it and one block over
+# it, reads and writes; a second Connect on the live admin queue; Property
+# Get/Set and Connect on the I/O queue; a Connect for another qid than the
+# RDMA CM private data named, and CM hsqsize different from the Connect's
+# sqsize; a write through a stale rkey (the target's RDMA READ fails); a
+# write of MDTS cut off (disconnect, MR deregistration) while the target
+# reads its data; an admin queue of 2 entries held by two AERs, then 8
+# more commands with RNR retry 0 (a real overrun); 200 reads with Segment
+# and Last Segment SGL descriptors (the log must be rate limited); 500
+# refused commands and then 32 reads of MDTS at once on a send queue too
+# small for them all (the refused commands' credits must balance). Each
+# must get the exact RDMA CM reject status or NVMe status (or the
+# connection end where that is the answer), with a log line saying why
+# where the target writes one; a well-formed capsule from the same tool
+# must be parsed (so a broken tool cannot pass); afterwards a well-behaved
+# host still gets verified I/O. Then the target is reloaded with use_srq=Y
+# and the overrun (no RNR: the SRQ has buffers), the flood, the refused
+# commands and MDTS run again, with a well-behaved host after them, and
+# everything unloads.
+# rig: pairs=ours/ours kernels=stock,debug rdma=rxe,siw timeout=900
+
+hh() { /rig/bin/hostile-host $RIG_IP4 4420 $RIG_NQN "$1"; }
 
 rig_setup_rdma
 rig_load_target
@@ -21,17 +37,52 @@ dev=$(rig_backing ram 64)
 rig_must "brd backing device" test -b "$dev"
 rig_must "export $dev on $RIG_IP4:4420" rig_export "$dev"
 
+# nvmet core says why it refuses a fabrics command only in pr_debug
+DYNDBG=/sys/kernel/debug/dynamic_debug/control
+[ -w $DYNDBG ] && echo 'module nvmet file fabrics-cmd.c +p' > $DYNDBG
+
 for c in connect-io cm-none cm-short cm-recfmt cm-admin-deep cm-io-deep \
 	cm-hrqsize-0 capsule-short capsule-wrap keyed-connect keyed-over-mdts \
-	cid-reuse over-depth connect-io; do
-	rig_check "hostile host: $c" /rig/bin/hostile-host $RIG_IP4 4420 $RIG_NQN $c
+	cid-reuse over-depth mdts connect-twice fabrics-on-io cm-qid-mismatch \
+	cm-hsqsize-mismatch bad-rkey-write disconnect-in-read rnr-off \
+	sgl-segment rejects-then-reads connect-io; do
+	rig_check "hostile host: $c" hh $c
 done
+[ -w $DYNDBG ] && echo 'module nvmet file fabrics-cmd.c -p' > $DYNDBG
+
 rig_check "target said why it rejected a connect" \
 	sh -c 'dmesg | grep -q "nvmet_rdma: rejecting connect request from .*: invalid host SQ size (4)"'
 rig_check "target said why it failed a short capsule" \
 	sh -c 'dmesg | grep -q "nvmet_rdma: queue [0-9]*: in-capsule data offset 0 length 1024 outside the 512 bytes received"'
 rig_check "target said why it refused a 2 MiB keyed SGL" \
 	sh -c 'dmesg | grep -q "nvmet_rdma: queue [0-9]*: keyed SGL of 2097152 bytes for a command of 0 (most 1048576): rejected"'
+rig_check "target said why it refused an SGL of MDTS + 1 byte" \
+	sh -c 'dmesg | grep -q "nvmet_rdma: queue [0-9]*: keyed SGL of 1048577 bytes for a command of 1048576 (most 1048576): rejected"'
+rig_check "target said why it refused a command of MDTS + 1 block" \
+	sh -c 'dmesg | grep -q "nvmet_rdma: queue [0-9]*: keyed SGL of 1049088 bytes for a command of 1049088 (most 1048576): rejected"'
+if [ -w $DYNDBG ]; then
+	rig_check "nvmet said why it refused Connect on a live queue" \
+		sh -c 'dmesg | grep -q "nvmet: received unknown capsule type 0x1"'
+	rig_check "nvmet said why it refused Property Get/Set on an I/O queue" \
+		sh -c 'dmesg | grep -q "nvmet: received unknown capsule type 0x4" &&
+			dmesg | grep -q "nvmet: received unknown capsule type 0x0"'
+else
+	rig_log "no dynamic debug: nvmet's pr_debug for refused fabrics commands not checked"
+fi
+rig_check "target said why it refused a Connect for another qid" \
+	sh -c 'dmesg | grep -q "nvmet_rdma: queue [0-9]*: Connect for qid 1 on a connection for qid 0: refused" &&
+		dmesg | grep -q "nvmet_rdma: queue [0-9]*: Connect for qid 2 on a connection for qid 1: refused"'
+rig_check "target said its RDMA READ through a stale rkey failed" \
+	sh -c 'dmesg | grep -q "nvmet_rdma: RDMA READ for CQE .* failed with status" &&
+		dmesg | grep -q "nvmet: ctrl [0-9]* fatal error occurred"'
+rig_check "target said why it refused Segment/Last Segment descriptors" \
+	sh -c 'dmesg | grep -q "nvmet_rdma: queue [0-9]*: invalid SGL type 0x[23]0: rejected"'
+rig_check "... rate limited: not one line per command (200 sent)" \
+	sh -c '[ $(dmesg | grep -c "invalid SGL type 0x[23]0") -le 40 ]'
+rig_check "target said why it refused the reads with short SGLs" \
+	sh -c 'dmesg | grep -q "nvmet_rdma: queue [0-9]*: keyed SGL of 4096 bytes for a command of 8192 (most 1048576): rejected"'
+rig_check "target never overran its send queue" \
+	sh -c '! dmesg | grep "posting a .*signalled response failed"'
 
 ns=$(rig_connect)
 rig_must "a well-behaved host connects" test -b "$ns"
@@ -39,4 +90,23 @@ rig_check "verified I/O after the hostile host" rig_fio_verify "$ns" randwrite 4
 rig_check "nvme disconnect" rig_disconnect
 rig_check "namespace gone" rig_wait 10 eval '! rig_has_ns'
 rig_check "unexport" rig_unexport
+
+# the same target with shared receive queues
+rig_check "rmmod nvmet-rdma" rig_wait 20 $RMMOD nvmet-rdma
+rig_load_target "$RIG_TARGET" use_srq=Y
+rig_check "use_srq is on" test "$(cat /sys/module/nvmet_rdma/parameters/use_srq)" = Y
+rig_must "export $dev again (use_srq=Y)" rig_export "$dev"
+for c in connect-io rnr-off-srq over-depth mdts rejects-then-reads connect-io; do
+	rig_check "hostile host (use_srq=Y): $c" hh $c
+done
+rig_check "the target used shared receive queues" \
+	sh -c 'dmesg | grep -q "nvmet_rdma: [a-z0-9]*: in-capsule data up to [0-9]* bytes; [0-9]* shared receive queues of"'
+rig_check "target never overran its send queue (use_srq=Y)" \
+	sh -c '! dmesg | grep "posting a .*signalled response failed"'
+ns=$(rig_connect)
+rig_must "a well-behaved host connects (use_srq=Y)" test -b "$ns"
+rig_check "verified I/O after the hostile host (use_srq=Y)" rig_fio_verify "$ns" randwrite 4k 8 1 2M
+rig_check "nvme disconnect (use_srq=Y)" rig_disconnect
+rig_check "namespace gone (use_srq=Y)" rig_wait 10 eval '! rig_has_ns'
+rig_check "unexport (use_srq=Y)" rig_unexport
 rig_unload nvme-rdma nvmet-rdma
