@@ -78,7 +78,11 @@
  *                   region already deregistered: the target's RDMA READ
  *                   fails                            -> an error status or
  *                   the connection ended (ours: the connection, as the
- *                   controller takes a fatal error); never success
+ *                   controller takes a fatal error); never success. Not
+ *                   on siw: the host's siw answers the READ with a
+ *                   TERMINATE, after which neither side's work requests
+ *                   complete nor does either side disconnect, so nothing
+ *                   comes until the host gives up (6.1 debug kernel)
  *   disconnect-in-read  8 rounds, each a process of its own: a write of
  *                   MDTS, and once its SEND is acknowledged (0 to 1 ms
  *                   later) the data's region deregistered (odd rounds) and
@@ -121,6 +125,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <netdb.h>
 #include <rdma/rdma_cma.h>
@@ -486,6 +491,13 @@ static int over_depth(const char *subnqn)
  */
 #define SLOTS		64
 #define DATA_BYTES	(33u << 20)	/* 32 reads of 1 MiB, and MDTS + a block */
+/*
+ * Registered with a page more than is used: 6.1's rxe reads one map
+ * pointer past its array (KASAN: slab-out-of-bounds in rxe_mr_copy) when
+ * an access ends exactly at the end of a user MR whose pages fill its last
+ * map of 256; the Connect data sits at the end of DATA_BYTES.
+ */
+#define DATA_MR_BYTES	(DATA_BYTES + 4096)
 #define REJECTS		500
 #define SGL_BURST	100
 
@@ -597,7 +609,7 @@ static int conn_open(struct conn *c, const char *addr, const char *port,
 	c->cmd_mr = ibv_reg_mr(c->pd, c->cmds, sizeof(c->cmds), 0);
 	c->rsp_mr = ibv_reg_mr(c->pd, c->rsps, sizeof(c->rsps),
 			       IBV_ACCESS_LOCAL_WRITE);
-	c->data_mr = ibv_reg_mr(c->pd, data, DATA_BYTES,
+	c->data_mr = ibv_reg_mr(c->pd, data, DATA_MR_BYTES,
 				IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
 				IBV_ACCESS_REMOTE_WRITE);
 	if (!c->cmd_mr || !c->rsp_mr || !c->data_mr)
@@ -729,8 +741,8 @@ static double now(void)
  * Post slots 0..NR-1 (conn_post()); wait for
  * EXPECT responses (EXPECT < NR: commands the target holds, such as
  * Asynchronous Event Requests) and all the SEND completions. Each response
- * is filed by its command id. Returns the number of responses, or -1 once a
- * work request failed (the connection ended; c->wc_err says how) or
+ * is filed by its command id. Returns the number of responses, -1 once a
+ * work request failed (the connection ended; c->wc_err says how), or -2 if
  * nothing came for 60 seconds.
  */
 /*
@@ -784,7 +796,7 @@ static int conn_run(struct conn *c, int nr, int expect)
 			if (now() > deadline) {
 				printf("no answer for 60 s: %d of %d sent, %d of %d answered\n",
 				       sends, nr, recvs, expect);
-				return -1;
+				return -2;
 			}
 			continue;
 		}
@@ -814,10 +826,12 @@ static int conn_run(struct conn *c, int nr, int expect)
 	return recvs;
 }
 
-/* one command in slot 0; its status, or -1 if the connection ended */
+/* one command in slot 0; its status, or conn_run()'s -1 or -2 */
 static int conn_one(struct conn *c)
 {
-	return conn_run(c, 1, 1) == 1 ? c->sts[0] : -1;
+	int got = conn_run(c, 1, 1);
+
+	return got == 1 ? c->sts[0] : got;
 }
 
 /* CHECK: WHAT got status WANT? Prints a line; returns 1 if not */
@@ -825,7 +839,8 @@ static int check(const char *what, int got, int want)
 {
 	printf("%s: %s: expected NVMe status %#x, got %#x%s\n",
 	       got == want ? "ok" : "FAIL", what, want, got,
-	       got < 0 ? " (no answer: connection ended)" : "");
+	       got == -1 ? " (no answer: connection ended)" :
+	       got == -2 ? " (no answer for 60 s)" : "");
 	return got != want;
 }
 
@@ -1198,11 +1213,12 @@ static int bad_rkey_write(const char *addr, const char *port,
 	cmd_rw(&io, 0, true, 0, 4096, 4096, key);
 	got = conn_one(&io);
 	printf("%s: a write through a stale rkey: expected an error status or the connection ended; got %s %#x\n",
-	       got ? "ok" : "FAIL", got < 0 ? "connection ended" : "status",
-	       got);
+	       got == 0 || got == -2 ? "FAIL" : "ok",
+	       got == -1 ? "connection ended" :
+	       got == -2 ? "nothing for 60 s" : "status", got);
 	if (got > 0)
 		return still_serves(&io);
-	return got ? 0 : 1;
+	return got != -1;
 }
 
 /*
@@ -1348,10 +1364,19 @@ static int ctrl_case(const char *c, const char *addr, const char *port,
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		if (strcmp(c, cases[i].name))
 			continue;
-		data = aligned_alloc(4096, DATA_BYTES);
+		struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
+
+		/*
+		 * siw counts registered pages against RLIMIT_MEMLOCK even
+		 * for root (rxe: ib_umem_get() lets CAP_IPC_LOCK pass), and
+		 * each connection registers the whole buffer
+		 */
+		if (setrlimit(RLIMIT_MEMLOCK, &unlimited))
+			die("setrlimit RLIMIT_MEMLOCK");
+		data = aligned_alloc(4096, DATA_MR_BYTES);
 		if (!data)
 			die("aligned_alloc");
-		memset(data, 0, DATA_BYTES);
+		memset(data, 0, DATA_MR_BYTES);
 		return cases[i].fn(addr, port, subnqn);
 	}
 	return -1;
