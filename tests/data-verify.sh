@@ -8,7 +8,7 @@
 # more in-capsule data than siw's receive SGEs hold. The stock pair is the
 # rig's own proof on Debian's kernel; on the debug kernel only pairings with
 # one of our modules run (stock on stock proves nothing about ours there).
-# rig: pairs=all debug-pairs=ours/ours,ours/stock,stock/ours siw-pairs=ours/ours kernels=stock,debug rdma=rxe,siw timeout=300
+# rig: pairs=all debug-pairs=ours/ours,ours/stock,stock/ours siw-pairs=ours/ours kernels=stock,debug rdma=rxe,siw timeout=300 debug-smp=2
 
 rig_setup_rdma
 rig_load_target

@@ -13,7 +13,7 @@
 # controller goes away under fio's open namespace, which can end in
 # nvme-core's inherited lockdep report (see rig/splat.awk), and lockdep then
 # stops watching for the rest of the boot.
-# rig: pairs=ours/ours,ours/stock,stock/ours kernels=stock,debug rdma=rxe timeout=360 order=last
+# rig: pairs=ours/ours,ours/stock,stock/ours kernels=stock,debug rdma=rxe timeout=360 order=last debug-smp=2
 
 rig_setup_rdma
 rig_load_target

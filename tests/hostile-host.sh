@@ -27,7 +27,7 @@
 # and the overrun (no RNR: the SRQ has buffers), the flood, the refused
 # commands and MDTS run again, with a well-behaved host after them, and
 # everything unloads.
-# rig: pairs=ours/ours kernels=stock,debug rdma=rxe,siw timeout=900
+# rig: pairs=ours/ours kernels=stock,debug rdma=rxe,siw timeout=900 debug-smp=2
 
 hh() { /rig/bin/hostile-host $RIG_IP4 4420 $RIG_NQN "$1"; }
 

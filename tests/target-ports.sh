@@ -9,7 +9,7 @@
 # has the device up already); a file namespace beside the block device;
 # then the target reloaded with a shared receive queue (use_srq=Y), with
 # in-capsule data off and at 64 KiB.
-# rig: pairs=ours/ours,stock/ours kernels=stock,debug rdma=rxe timeout=420
+# rig: pairs=ours/ours,stock/ours kernels=stock,debug rdma=rxe timeout=420 debug-smp=2
 
 rig_setup_rdma
 rig_load_target
