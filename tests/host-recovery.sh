@@ -102,9 +102,15 @@ rig_check "verified I/O on the new device" rig_fio_verify "$ns" randrw 16k 8 1 4
 # controller going under fio's open namespace can end in nvme-core's
 # inherited lockdep report, after which lockdep no longer watches: nothing
 # of the scenario runs after this check (rig_reset's unload still does).
-# device_gone_under_load PID - the steps above, in order
+# ns_ios - reads + writes completed on the namespace so far
+ns_ios() { awk '{ print $1 + $5 }' "/sys/block/${ns#/dev/}/stat"; }
+# device_gone_under_load PID IOS - the steps above, in order, once fio is
+# doing I/O (more than IOS completed: on the debug kernel fio takes seconds
+# to start, and a device gone before fio opened it is no test of this)
 device_gone_under_load() {
 	local rc
+	rig_wait 30 eval "[ \$(ns_ios) -gt $2 ]" ||
+		{ rig_log "fio did no I/O on $ns within 30 s"; return 1; }
 	kill -0 "$1" || { rig_log "fio was not running when the device went"; return 1; }
 	rdma link delete $RIG_RDMA_DEV || return 1
 	rig_wait 30 rig_no_controllers || { rig_log "controller still there"; return 1; }
@@ -118,8 +124,8 @@ device_gone_under_load() {
 		{ rig_log "fio did not end with an I/O error"; tail -5 /tmp/load.out; return 1; }
 	rig_wait 30 eval "[ ! -e $ns ]" || { rig_log "something is left at $ns"; return 1; }
 }
+ios=$(ns_ios)
 load 60 &
 pid=$!
-sleep 2
 rig_check "device removed under load: controller gone, fio ended with an I/O error, nothing left at $ns" \
-	device_gone_under_load $pid
+	device_gone_under_load $pid $ios

@@ -148,8 +148,8 @@ rig_scenario() {
 # controller that stays is a teardown that hangs: both fail the scenario.
 rig_reset() {
 	local m left n=0 l
-	pkill -9 fio
-	pkill -9 -f /rig/bin/
+	# busybox has killall, not pkill (which was called here and never ran)
+	killall -9 fio $(ls /rig/bin) 2> /dev/null
 	[ -w /sys/kernel/tracing/events/enable ] &&
 		echo 0 > /sys/kernel/tracing/events/enable
 	rig_disconnect all
