@@ -102,8 +102,9 @@ rig_check "verified I/O on the new device" rig_fio_verify "$ns" randrw 16k 8 1 4
 # controller going under fio's open namespace can end in nvme-core's
 # inherited lockdep report, after which lockdep no longer watches: nothing
 # of the scenario runs after this check (rig_reset's unload still does).
-# ns_ios - reads + writes completed on the namespace so far
-ns_ios() { awk '{ print $1 + $5 }' "/sys/block/${ns#/dev/}/stat"; }
+# ns_ios - reads + writes completed on the namespace's disks so far (its
+# paths: a multipath head does not count its own I/O on every kernel)
+ns_ios() { cat /sys/block/nvme*/stat | awk '{ n += $1 + $5 } END { print n + 0 }'; }
 # device_gone_under_load PID IOS - the steps above, in order, once fio is
 # doing I/O (more than IOS completed: on the debug kernel fio takes seconds
 # to start, and a device gone before fio opened it is no test of this)
