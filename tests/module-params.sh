@@ -10,7 +10,7 @@
 # asking more than our target takes (capped with a warning). The target's
 # host_traddr op (6.12) is read only by nvmet's debugfs, which Debian's 6.12
 # does not build: not reachable here.
-# rig: pairs=ours/ours kernels=stock,debug rdma=rxe timeout=300
+# rig: pairs=ours/ours kernels=stock rdma=rxe timeout=300
 
 rig_setup_rdma
 dev=$(rig_backing ram 64)
