@@ -39,18 +39,20 @@ rig_build_findings() {
 # A check that began after lockdep switched itself off (after a report,
 # even an inherited one) is RIG-CHECK-UNWATCHED in the log.
 rig_scenario_verdict() {
-	local log=$1 v unwatched
+	local log=$1 v marks unwatched
 	v=$(rig_verdict "$log")
 	if [ "${v%% *}" != PASS ]; then
 		echo "$v"
 		return
 	fi
-	unwatched=$(tr -d '\r' < "$log" | sed -n 's/^RIG-CHECK-UNWATCHED //p' | head -1)
-	if tr -d '\r' < "$log" | grep -aq '^RIG-SCENARIO-BEGIN .* lockdep=0'; then
+	# the rig's lockdep lines, read once
+	marks=$(tr -d '\r' < "$log" | grep -a '^RIG-\(CHECK-UNWATCHED\|SCENARIO-BEGIN\|LOCKDEP\) ')
+	unwatched=$(sed -n 's/^RIG-CHECK-UNWATCHED //p' <<<"$marks" | head -1)
+	if grep -q '^RIG-SCENARIO-BEGIN .* lockdep=0' <<<"$marks"; then
 		echo "FAIL lockdep was off when the scenario began"
 	elif [ -n "$unwatched" ]; then
 		echo "FAIL lockdep was off (an earlier report switched it off) when check '$unwatched' began"
-	elif tr -d '\r' < "$log" | grep -aq '^RIG-LOCKDEP 0'; then
+	elif grep -q '^RIG-LOCKDEP 0' <<<"$marks"; then
 		echo "PASS lockdep switched itself off after an inherited report in the last check"
 	else
 		echo PASS
@@ -69,7 +71,7 @@ kunit_suites() {
 # FAIL for each suite of kunit/*.c that reported no case at all, and a FAIL
 # for a splat in its kernel log.
 kunit_results() {
-	local log=$1 st name suite
+	local log=$1 st name suite suites
 	declare -A reported=()
 	while read -r st name; do
 		case $st in
@@ -79,8 +81,9 @@ kunit_results() {
 	done < <(tr -d '\r' < "$log" | sed -n '/^RIG-DMESG-BEGIN/,/^RIG-DMESG-END/p' |
 		sed 's/^\[[ 0-9.]*\] //' | awk -f "$NVMEOF_ROOT/rig/ktap.awk")
 	grep -q 'RIG-KUNIT-LOAD-FAILED' "$log" && result FAIL "kunit module load [$KVER]"
-	[ -n "$(kunit_suites)" ] || result FAIL "kunit: no suite found in kunit/*.c"
-	for suite in $(kunit_suites); do
+	suites=$(kunit_suites)
+	[ -n "$suites" ] || result FAIL "kunit: no suite found in kunit/*.c"
+	for suite in $suites; do
 		[ -n "${reported[$suite]:-}" ] ||
 			result FAIL "kunit suite $suite [$KVER]" "no KTAP result in $log"
 	done
