@@ -77,6 +77,26 @@ static inline bool nvmeof_host_capsule_fits(u32 ioccsz, u32 max_msg_sz)
 }
 
 /**
+ * nvmeof_host_hctx_queue() - the controller queue behind a blk-mq hardware
+ *	context of the I/O tag set
+ * @hctx_idx: the hardware context's index in the I/O tag set
+ * @queue_count: the controller's queues, the admin queue (index 0) included
+ *
+ * I/O queue hctx_idx + 1 serves hardware context hctx_idx, so the last
+ * context that can exist is queue_count - 2. (The stock host checks
+ * hctx_idx against queue_count, one past the end of its queue array.)
+ *
+ * Return: the queue's index, or -EINVAL if there is no such I/O queue.
+ */
+static inline int nvmeof_host_hctx_queue(unsigned int hctx_idx,
+					 unsigned int queue_count)
+{
+	if (hctx_idx >= queue_count || hctx_idx + 1 >= queue_count)
+		return -EINVAL;
+	return hctx_idx + 1;
+}
+
+/**
  * nvmeof_host_check_cm_rep() - validate the private data of a controller's
  *	RDMA CM accept (NVMe/RDMA transport specification, "RDMA_CM_ACCEPT")
  * @pdata: the private data as received; may be NULL

@@ -76,13 +76,13 @@ int nvme_rdma_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 			unsigned int hctx_idx)
 {
 	struct nvme_rdma_ctrl *ctrl = to_rdma_ctrl(data);
-	struct nvme_rdma_queue *queue = &ctrl->queues[hctx_idx + 1];
+	int qid = nvmeof_host_hctx_queue(hctx_idx, ctrl->ctrl.queue_count);
 
-	/* stock BUG()s here; refusing the hctx keeps the machine up */
-	if (WARN_ON_ONCE(hctx_idx >= ctrl->ctrl.queue_count))
-		return -EINVAL;
+	/* refused, not BUG()ed as stock does: the machine stays up */
+	if (WARN_ON_ONCE(qid < 0))
+		return qid;
 
-	hctx->driver_data = queue;
+	hctx->driver_data = &ctrl->queues[qid];
 	return 0;
 }
 

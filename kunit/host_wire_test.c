@@ -373,7 +373,26 @@ static void rsp_action_test(struct kunit *test)
 			c->action);
 }
 
+/* hardware context -> I/O queue, at and around the end of the queues */
+static void hctx_queue_test(struct kunit *test)
+{
+	/* admin queue + 4 I/O queues: contexts 0..3 -> queues 1..4 */
+	KUNIT_EXPECT_EQ(test, nvmeof_host_hctx_queue(0, 5), 1);
+	KUNIT_EXPECT_EQ(test, nvmeof_host_hctx_queue(3, 5), 4);
+	/* stock's check lets this one through, to queues[5] of 5 */
+	KUNIT_EXPECT_EQ(test, nvmeof_host_hctx_queue(4, 5), -EINVAL);
+	KUNIT_EXPECT_EQ(test, nvmeof_host_hctx_queue(5, 5), -EINVAL);
+	/* the admin queue alone: no I/O context at all */
+	KUNIT_EXPECT_EQ(test, nvmeof_host_hctx_queue(0, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, nvmeof_host_hctx_queue(0, 0), -EINVAL);
+	/* hctx_idx + 1 must not wrap to a valid index */
+	KUNIT_EXPECT_EQ(test, nvmeof_host_hctx_queue(UINT_MAX, 5), -EINVAL);
+	KUNIT_EXPECT_EQ(test, nvmeof_host_hctx_queue(UINT_MAX - 1, UINT_MAX),
+			-EINVAL);
+}
+
 static struct kunit_case nvmeof_host_wire_cases[] = {
+	KUNIT_CASE(hctx_queue_test),
 	KUNIT_CASE_PARAM(host_inline_data_size_test, inline_size_gen_params),
 	KUNIT_CASE_PARAM(capsule_fits_test, capsule_fits_gen_params),
 	KUNIT_CASE_PARAM(check_cm_rep_test, cm_rep_gen_params),

@@ -22,6 +22,10 @@ rig_must "export $dev on $RIG_IP4:4420, 16 KiB in-capsule" \
 ns=$(rig_connect)
 rig_must "nvme connect -t rdma" test -b "$ns"
 rig_log "namespace $ns, controller transport $(cat /sys/class/nvme/nvme0/transport)"
+# nvme connect's default: one I/O queue per CPU (the admin queue is the +1)
+ncpu=$(nproc)
+rig_check "one I/O queue per CPU ($ncpu)" \
+	test "$(cat /sys/class/nvme/nvme0/queue_count)" -eq $((ncpu + 1))
 
 # Sizes are kept small: this checks correctness at every I/O size, not
 # volume (and rig_fio_verify takes less on the debug kernel).
@@ -103,8 +107,21 @@ if [ "$RIG_TARGET" = ours ]; then
 	[ "$RIG_RDMA" = rxe ] &&
 		rig_check "rxe: large transfers split over several work requests" split_transfers
 fi
-# the queue's full depth (queue_size 128) from several jobs at once
-rig_check "4k randrw QD128 4 jobs" rig_fio_verify "$ns" randrw 4k 128 4 2M
+# the queue's full depth (queue_size 128) from several jobs at once, spread
+# over the CPUs (so, in a guest of several, over the I/O queues at once)
+[ "$RIG_TARGET" = ours ] && echo 1 > $MAP && echo > $T/trace
+rig_check "4k randrw QD128 4 jobs over $ncpu CPUs" rig_fio_verify "$ns" randrw 4k 128 4 2M \
+	--cpus_allowed=0-$((ncpu - 1)) --cpus_allowed_policy=split
+# io_queues_used - how many I/O queues carried the run above
+io_queues_used() {
+	grep -oE 'qid=[1-9][0-9]* cid=[0-9]+ opcode=0x[12] ' $T/trace |
+		cut -d' ' -f1 | sort -u | wc -l
+}
+if [ "$RIG_TARGET" = ours ]; then
+	echo 0 > $MAP
+	rig_log "I/O queues that carried the 4-job run: $(io_queues_used) of $ncpu"
+	rig_check "every I/O queue carried I/O" test "$(io_queues_used)" -eq "$ncpu"
+fi
 
 # 8 I/Os per io_submit: blk-mq hands the driver runs of 8 requests (bd->last
 # on the 8th only), of every size, so in-capsule writes, registered reads
