@@ -29,7 +29,7 @@
 #define NVMEOF_SGLS_OFFSET		BIT(20)
 
 /**
- * nvmeof_host_inline_data_size() - in-capsule data an I/O queue may send
+ * nvmeof_host_in_capsule_size() - in-capsule data an I/O queue may send
  * @ioccsz: the controller's I/O queue command capsule size from Identify
  *	Controller, in 16-byte units, command included
  * @sgls: the controller's SGL support field from Identify Controller
@@ -45,7 +45,7 @@
  * data is not to be used; -EINVAL when @ioccsz is below the command's size
  * (the caller warns and sends every write through a keyed SGL).
  */
-static inline long nvmeof_host_inline_data_size(u32 ioccsz, u32 sgls)
+static inline long nvmeof_host_in_capsule_size(u32 ioccsz, u32 sgls)
 {
 	u64 capsule = (u64)ioccsz * 16;
 
@@ -132,7 +132,7 @@ static inline int nvmeof_host_check_cm_rep(const void *pdata, u8 pdata_len)
  * enum nvmeof_data_map - how a request's data is described to the target
  * @NVMEOF_MAP_NONE: no data: a null keyed SGL descriptor
  * @NVMEOF_MAP_PI: an integrity (signature) MR covering data and metadata
- * @NVMEOF_MAP_INLINE: the data follows the command in the capsule
+ * @NVMEOF_MAP_IN_CAPSULE: the data follows the command in the capsule
  * @NVMEOF_MAP_GLOBAL_RKEY: one segment, addressed through the PD's global
  *	rkey (only when the module was told registration is not required)
  * @NVMEOF_MAP_MR: a fast-registered MR, invalidated after the command
@@ -140,7 +140,7 @@ static inline int nvmeof_host_check_cm_rep(const void *pdata, u8 pdata_len)
 enum nvmeof_data_map {
 	NVMEOF_MAP_NONE,
 	NVMEOF_MAP_PI,
-	NVMEOF_MAP_INLINE,
+	NVMEOF_MAP_IN_CAPSULE,
 	NVMEOF_MAP_GLOBAL_RKEY,
 	NVMEOF_MAP_MR,
 };
@@ -152,9 +152,9 @@ enum nvmeof_data_map {
  * @is_write: data goes from host to controller
  * @use_pi: the request carries protection information through a
  *	signature MR
- * @inline_data_size: in-capsule bytes the queue may send (0 on the admin
+ * @in_capsule_size: in-capsule bytes the queue may send (0 on the admin
  *	queue and when the controller does not take in-capsule data)
- * @max_inline_segments: data segments a SEND can carry besides the command
+ * @max_in_capsule_segments: data segments a SEND can carry besides the command
  * @global_rkey: the PD has an unsafe global rkey
  */
 struct nvmeof_data_req {
@@ -162,8 +162,8 @@ struct nvmeof_data_req {
 	u32 payload;
 	bool is_write;
 	bool use_pi;
-	u32 inline_data_size;
-	unsigned int max_inline_segments;
+	u32 in_capsule_size;
+	unsigned int max_in_capsule_segments;
 	bool global_rkey;
 };
 
@@ -184,10 +184,10 @@ nvmeof_choose_data_map(const struct nvmeof_data_req *r)
 		return NVMEOF_MAP_NONE;
 	if (r->use_pi)
 		return NVMEOF_MAP_PI;
-	if (r->nr_segments <= r->max_inline_segments) {
-		if (r->is_write && r->inline_data_size &&
-		    r->payload <= r->inline_data_size)
-			return NVMEOF_MAP_INLINE;
+	if (r->nr_segments <= r->max_in_capsule_segments) {
+		if (r->is_write && r->in_capsule_size &&
+		    r->payload <= r->in_capsule_size)
+			return NVMEOF_MAP_IN_CAPSULE;
 		if (r->nr_segments == 1 && r->global_rkey)
 			return NVMEOF_MAP_GLOBAL_RKEY;
 	}
@@ -221,12 +221,12 @@ static inline int nvmeof_put_keyed_sgl(struct nvme_keyed_sgl_desc *sg,
 }
 
 /**
- * nvmeof_put_inline_sgl() - write an in-capsule data block SGL descriptor
+ * nvmeof_put_in_capsule_sgl() - write an in-capsule data block SGL descriptor
  * @sg: the command's descriptor
  * @offset: where the data starts in the capsule's data area (ICDOFF)
  * @len: bytes of in-capsule data
  */
-static inline void nvmeof_put_inline_sgl(struct nvme_sgl_desc *sg,
+static inline void nvmeof_put_in_capsule_sgl(struct nvme_sgl_desc *sg,
 					 u32 offset, u32 len)
 {
 	sg->addr = cpu_to_le64(offset);

@@ -18,7 +18,7 @@
 
 /**
  * enum nvmeof_sgl_kind - how a target handles a command's SGL descriptor
- * @NVMEOF_SGL_INLINE: data block descriptor with an offset: in-capsule data
+ * @NVMEOF_SGL_IN_CAPSULE: data block descriptor with an offset: in-capsule data
  * @NVMEOF_SGL_KEYED: keyed data block descriptor with an address
  * @NVMEOF_SGL_KEYED_INVALIDATE: keyed data block descriptor with an address,
  *	whose key the host asks the target to remotely invalidate
@@ -27,7 +27,7 @@
  * @NVMEOF_SGL_BAD_TYPE: any other descriptor type
  */
 enum nvmeof_sgl_kind {
-	NVMEOF_SGL_INLINE,
+	NVMEOF_SGL_IN_CAPSULE,
 	NVMEOF_SGL_KEYED,
 	NVMEOF_SGL_KEYED_INVALIDATE,
 	NVMEOF_SGL_BAD_SUBTYPE,
@@ -48,7 +48,7 @@ struct nvmeof_cm_req_params {
 	u32 send_queue_size;
 };
 
-/* The per-command checks are inline: they run for every command. */
+/* The per-command checks are static inline: they run for every command. */
 
 /**
  * nvmeof_classify_sgl() - classify the SGL descriptor of a command capsule
@@ -72,7 +72,7 @@ static inline u16 nvmeof_classify_sgl(u8 type, enum nvmeof_sgl_kind *kind)
 	case NVME_SGL_FMT_DATA_DESC:
 		switch (type & 0xf) {
 		case NVME_SGL_FMT_OFFSET:
-			*kind = NVMEOF_SGL_INLINE;
+			*kind = NVMEOF_SGL_IN_CAPSULE;
 			return NVME_SC_SUCCESS;
 		default:
 			*kind = NVMEOF_SGL_BAD_SUBTYPE;
@@ -97,10 +97,10 @@ static inline u16 nvmeof_classify_sgl(u8 type, enum nvmeof_sgl_kind *kind)
 }
 
 /**
- * nvmeof_check_inline_sgl() - validate an in-capsule data SGL descriptor
+ * nvmeof_check_in_capsule_sgl() - validate an in-capsule data SGL descriptor
  * @off: the descriptor's offset into the in-capsule data, as sent
  * @len: the descriptor's length, as sent
- * @inline_data_size: bytes of in-capsule data the receive buffers hold
+ * @in_capsule_size: bytes of in-capsule data the receive buffers hold
  * @received: bytes of in-capsule data that actually arrived with this
  *	capsule (the receive completion's byte count minus the command)
  * @is_write: whether the command transfers data from host to controller
@@ -108,7 +108,7 @@ static inline u16 nvmeof_classify_sgl(u8 type, enum nvmeof_sgl_kind *kind)
  *	failure has one (the opcode, for a non-write); otherwise untouched
  *
  * In-capsule data is only valid for a write, and [@off, @off + @len) must
- * lie within the @inline_data_size bytes the target offers. @off comes from
+ * lie within the @in_capsule_size bytes the target offers. @off comes from
  * the wire as 64 bits, so the end of the range is computed with overflow
  * checking: an offset near U64_MAX must not wrap around into an accepted
  * range. The range must also have arrived: a capsule shorter than its SGL
@@ -119,11 +119,11 @@ static inline u16 nvmeof_classify_sgl(u8 type, enum nvmeof_sgl_kind *kind)
  *
  * Return: %NVME_SC_SUCCESS; NVME_SC_INVALID_FIELD | NVME_STATUS_DNR if
  * !@is_write; NVME_SC_SGL_INVALID_OFFSET | NVME_STATUS_DNR if the range
- * wraps or ends past @inline_data_size; NVME_SC_SGL_INVALID_DATA |
+ * wraps or ends past @in_capsule_size; NVME_SC_SGL_INVALID_DATA |
  * NVME_STATUS_DNR if it ends past the @received bytes.
  */
-static inline u16 nvmeof_check_inline_sgl(u64 off, u32 len,
-					  u32 inline_data_size, u32 received,
+static inline u16 nvmeof_check_in_capsule_sgl(u64 off, u32 len,
+					  u32 in_capsule_size, u32 received,
 					  bool is_write, u16 *error_loc)
 {
 	u64 end;
@@ -133,7 +133,7 @@ static inline u16 nvmeof_check_inline_sgl(u64 off, u32 len,
 		return NVME_SC_INVALID_FIELD | NVME_STATUS_DNR;
 	}
 
-	if (check_add_overflow(off, (u64)len, &end) || end > inline_data_size)
+	if (check_add_overflow(off, (u64)len, &end) || end > in_capsule_size)
 		return NVME_SC_SGL_INVALID_OFFSET | NVME_STATUS_DNR;
 	if (end > received)
 		return NVME_SC_SGL_INVALID_DATA | NVME_STATUS_DNR;

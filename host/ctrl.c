@@ -389,7 +389,7 @@ static int nvme_rdma_set_inline_data_size(struct nvme_rdma_ctrl *ctrl)
 		return -EINVAL;
 	}
 
-	size = nvmeof_host_inline_data_size(ioccsz, ctrl->ctrl.sgls);
+	size = nvmeof_host_in_capsule_size(ioccsz, ctrl->ctrl.sgls);
 	if (size < 0) {
 		dev_warn(ctrl->ctrl.device,
 			 "I/O command capsule size of %u bytes (IOCCSZ %u) cannot hold a command: sending no in-capsule data\n",

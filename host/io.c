@@ -126,7 +126,7 @@ static int nvme_rdma_map_sg_inline(struct nvme_rdma_queue *queue,
 		sge++;
 	}
 
-	nvmeof_put_inline_sgl(sg, queue->ctrl->ctrl.icdoff, len);
+	nvmeof_put_in_capsule_sgl(sg, queue->ctrl->ctrl.icdoff, len);
 	req->num_sge += count;
 	return 0;
 }
@@ -396,15 +396,15 @@ static int nvme_rdma_map_data(struct nvme_rdma_queue *queue,
 		.payload = blk_rq_payload_bytes(rq),
 		.is_write = rq_data_dir(rq) == WRITE,
 		.use_pi = req->use_sig_mr,
-		.inline_data_size = queue->inline_data_size,
-		.max_inline_segments = dev->num_inline_segments,
+		.in_capsule_size = queue->inline_data_size,
+		.max_in_capsule_segments = dev->num_inline_segments,
 		.global_rkey = dev->pd->flags & IB_PD_UNSAFE_GLOBAL_RKEY,
 	};
 	switch (nvmeof_choose_data_map(&facts)) {
 	case NVMEOF_MAP_PI:
 		ret = nvme_rdma_map_sg_pi(queue, req, c, count, pi_count);
 		break;
-	case NVMEOF_MAP_INLINE:
+	case NVMEOF_MAP_IN_CAPSULE:
 		ret = nvme_rdma_map_sg_inline(queue, req, c, count);
 		break;
 	case NVMEOF_MAP_GLOBAL_RKEY:

@@ -26,14 +26,14 @@ static void expect_bytes(struct kunit *test, const void *got,
 		KUNIT_EXPECT_EQ_MSG(test, g[i], w[i], "byte %zu", i);
 }
 
-struct inline_size_case {
+struct in_capsule_size_case {
 	const char *name;
 	u32 ioccsz;
 	u32 sgls;
 	long size;
 };
 
-static const struct inline_size_case inline_size_cases[] = {
+static const struct in_capsule_size_case in_capsule_size_cases[] = {
 	{ "ioccsz 4: the command alone", 4, KEYED | SAOS, 0 },
 	{ "ioccsz 5: 16 B of data", 5, KEYED | SAOS, 16 },
 	{ "ioccsz 260: 4 KiB", 260, KEYED | SAOS, 4096 },
@@ -55,19 +55,20 @@ static const struct inline_size_case inline_size_cases[] = {
 	{ "ioccsz U32_MAX, no offsets", U32_MAX, KEYED, 0 },
 };
 
-static void inline_size_case_desc(const struct inline_size_case *c,
-				  char *desc)
+static void in_capsule_size_case_desc(const struct in_capsule_size_case *c,
+				      char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(inline_size, inline_size_cases, inline_size_case_desc);
+KUNIT_ARRAY_PARAM(in_capsule_size, in_capsule_size_cases,
+		  in_capsule_size_case_desc);
 
-static void host_inline_data_size_test(struct kunit *test)
+static void host_in_capsule_size_test(struct kunit *test)
 {
-	const struct inline_size_case *c = test->param_value;
+	const struct in_capsule_size_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, nvmeof_host_inline_data_size(c->ioccsz, c->sgls),
+	KUNIT_EXPECT_EQ(test, nvmeof_host_in_capsule_size(c->ioccsz, c->sgls),
 			c->size);
 }
 
@@ -161,22 +162,22 @@ struct data_map_case {
 };
 
 /* an I/O queue of the rig: 4 KiB in-capsule, 4 SEND segments for data */
-#define IOQ(...) { .inline_data_size = 4096, .max_inline_segments = 4, \
+#define IOQ(...) { .in_capsule_size = 4096, .max_in_capsule_segments = 4, \
 		   __VA_ARGS__ }
 
 static const struct data_map_case data_map_cases[] = {
 	{ "no data", IOQ(.nr_segments = 0, .is_write = true), NVMEOF_MAP_NONE },
 	{ "no data, PI", IOQ(.nr_segments = 0, .use_pi = true),
 	  NVMEOF_MAP_NONE },
-	{ "PI write that would fit inline",
+	{ "PI write that would fit in the capsule",
 	  IOQ(.nr_segments = 1, .payload = 512, .is_write = true,
 	      .use_pi = true), NVMEOF_MAP_PI },
 	{ "4 KiB write, 1 segment",
 	  IOQ(.nr_segments = 1, .payload = 4096, .is_write = true),
-	  NVMEOF_MAP_INLINE },
+	  NVMEOF_MAP_IN_CAPSULE },
 	{ "4 KiB write, 4 segments",
 	  IOQ(.nr_segments = 4, .payload = 4096, .is_write = true),
-	  NVMEOF_MAP_INLINE },
+	  NVMEOF_MAP_IN_CAPSULE },
 	{ "small write, 5 segments",
 	  IOQ(.nr_segments = 5, .payload = 2560, .is_write = true),
 	  NVMEOF_MAP_MR },
@@ -195,22 +196,22 @@ static const struct data_map_case data_map_cases[] = {
 	      .global_rkey = true), NVMEOF_MAP_GLOBAL_RKEY },
 	{ "admin queue write (no in-capsule data)",
 	  { .nr_segments = 1, .payload = 1024, .is_write = true,
-	    .max_inline_segments = 4 }, NVMEOF_MAP_MR },
+	    .max_in_capsule_segments = 4 }, NVMEOF_MAP_MR },
 	{ "admin queue, zero payload write",
 	  { .nr_segments = 1, .payload = 0, .is_write = true,
-	    .max_inline_segments = 4 }, NVMEOF_MAP_MR },
-	{ "device with one send SGE: never inline",
+	    .max_in_capsule_segments = 4 }, NVMEOF_MAP_MR },
+	{ "device with one send SGE: never in the capsule",
 	  { .nr_segments = 1, .payload = 512, .is_write = true,
-	    .inline_data_size = 4096, .max_inline_segments = 0 },
+	    .in_capsule_size = 4096, .max_in_capsule_segments = 0 },
 	  NVMEOF_MAP_MR },
 	{ "device with one send SGE, global rkey (as stock: MR)",
 	  { .nr_segments = 1, .payload = 512, .global_rkey = true,
-	    .inline_data_size = 4096, .max_inline_segments = 0 },
+	    .in_capsule_size = 4096, .max_in_capsule_segments = 0 },
 	  NVMEOF_MAP_MR },
 	{ "U32_MAX write against a U32_MAX capsule",
 	  { .nr_segments = 1, .payload = U32_MAX, .is_write = true,
-	    .inline_data_size = U32_MAX, .max_inline_segments = 4 },
-	  NVMEOF_MAP_INLINE },
+	    .in_capsule_size = U32_MAX, .max_in_capsule_segments = 4 },
+	  NVMEOF_MAP_IN_CAPSULE },
 };
 
 static void data_map_case_desc(const struct data_map_case *c, char *desc)
@@ -281,7 +282,7 @@ static void put_keyed_sgl_len_limit_test(struct kunit *test)
 	expect_bytes(test, &sg, &poison, sizeof(sg));
 }
 
-static void put_inline_sgl_bytes_test(struct kunit *test)
+static void put_in_capsule_sgl_bytes_test(struct kunit *test)
 {
 	static const u8 want[16] = {
 		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,	/* offset */
@@ -293,10 +294,10 @@ static void put_inline_sgl_bytes_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, sizeof(sg), sizeof(want));
 	memset(&sg, 0, sizeof(sg));
-	nvmeof_put_inline_sgl(&sg, 0, 4096);
+	nvmeof_put_in_capsule_sgl(&sg, 0, 4096);
 	expect_bytes(test, &sg, want, sizeof(want));
 
-	nvmeof_put_inline_sgl(&sg, 0x40, U32_MAX);
+	nvmeof_put_in_capsule_sgl(&sg, 0x40, U32_MAX);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(sg.addr), 0x40ull);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(sg.length), U32_MAX);
 }
@@ -393,7 +394,7 @@ static void hctx_queue_test(struct kunit *test)
 
 static struct kunit_case nvmeof_host_wire_cases[] = {
 	KUNIT_CASE(hctx_queue_test),
-	KUNIT_CASE_PARAM(host_inline_data_size_test, inline_size_gen_params),
+	KUNIT_CASE_PARAM(host_in_capsule_size_test, in_capsule_size_gen_params),
 	KUNIT_CASE_PARAM(capsule_fits_test, capsule_fits_gen_params),
 	KUNIT_CASE_PARAM(check_cm_rep_test, cm_rep_gen_params),
 	KUNIT_CASE(check_cm_rep_null_test),
@@ -401,7 +402,7 @@ static struct kunit_case nvmeof_host_wire_cases[] = {
 	KUNIT_CASE(put_keyed_sgl_bytes_test),
 	KUNIT_CASE(put_keyed_sgl_null_test),
 	KUNIT_CASE(put_keyed_sgl_len_limit_test),
-	KUNIT_CASE(put_inline_sgl_bytes_test),
+	KUNIT_CASE(put_in_capsule_sgl_bytes_test),
 	KUNIT_CASE(mr_access_test),
 	KUNIT_CASE(rsp_len_test),
 	KUNIT_CASE_PARAM(rsp_action_test, rsp_gen_params),

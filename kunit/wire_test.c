@@ -18,11 +18,11 @@
 #define NO_ERROR_LOC	((u16)-1)	/* nvmet's NVMET_NO_ERROR_LOC */
 #define OPCODE_LOC	((u16)offsetof(struct nvme_common_command, opcode))
 
-/* inline data sizes the target uses: one page (default) and 16KiB (max) */
+/* in-capsule data sizes the target uses: one page (default) and 16KiB (max) */
 #define SZ_PAGE		4096u
 #define SZ_MAX		16384u
 
-struct inline_case {
+struct in_capsule_case {
 	const char *name;
 	u64 off;
 	u32 len;
@@ -35,7 +35,7 @@ struct inline_case {
 	u32 received;
 };
 
-static const struct inline_case inline_cases[] = {
+static const struct in_capsule_case in_capsule_cases[] = {
 	/* in range */
 	{ "off=0 len=0", 0, 0, SZ_PAGE, true, NVME_SC_SUCCESS, NO_ERROR_LOC },
 	{ "off=0 len=size", 0, SZ_PAGE, SZ_PAGE, true, NVME_SC_SUCCESS,
@@ -75,7 +75,7 @@ static const struct inline_case inline_cases[] = {
 	  SGL_OFFSET_ERR, NO_ERROR_LOC },
 	{ "off=0 len=U32_MAX size=U32_MAX", 0, U32_MAX, U32_MAX, true,
 	  NVME_SC_SUCCESS, NO_ERROR_LOC },
-	/* no inline data configured */
+	/* no in-capsule data configured */
 	{ "size=0 off=0 len=0", 0, 0, 0, true, NVME_SC_SUCCESS, NO_ERROR_LOC },
 	{ "size=0 off=0 len=1", 0, 1, 0, true, SGL_OFFSET_ERR, NO_ERROR_LOC },
 	{ "size=0 off=1 len=0", 1, 0, 0, true, SGL_OFFSET_ERR, NO_ERROR_LOC },
@@ -112,21 +112,21 @@ static const struct inline_case inline_cases[] = {
 	  OPCODE_LOC, true, 0 },
 };
 
-static void inline_case_desc(const struct inline_case *c, char *desc)
+static void in_capsule_case_desc(const struct in_capsule_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(inline_sgl, inline_cases, inline_case_desc);
+KUNIT_ARRAY_PARAM(in_capsule_sgl, in_capsule_cases, in_capsule_case_desc);
 
-static void nvmeof_check_inline_sgl_test(struct kunit *test)
+static void nvmeof_check_in_capsule_sgl_test(struct kunit *test)
 {
-	const struct inline_case *c = test->param_value;
+	const struct in_capsule_case *c = test->param_value;
 	u16 error_loc = NO_ERROR_LOC;
 
 	u32 received = c->short_capsule ? c->received : c->size;
 
-	KUNIT_EXPECT_EQ(test, nvmeof_check_inline_sgl(c->off, c->len, c->size,
+	KUNIT_EXPECT_EQ(test, nvmeof_check_in_capsule_sgl(c->off, c->len, c->size,
 						      received, c->is_write,
 						      &error_loc),
 			c->status);
@@ -139,7 +139,7 @@ static void nvmeof_classify_sgl_known_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, nvmeof_classify_sgl(0x01, &kind),
 			NVME_SC_SUCCESS);
-	KUNIT_EXPECT_EQ(test, kind, NVMEOF_SGL_INLINE);
+	KUNIT_EXPECT_EQ(test, kind, NVMEOF_SGL_IN_CAPSULE);
 	KUNIT_EXPECT_EQ(test, nvmeof_classify_sgl(0x40, &kind),
 			NVME_SC_SUCCESS);
 	KUNIT_EXPECT_EQ(test, kind, NVMEOF_SGL_KEYED);
@@ -184,7 +184,7 @@ struct sgl_type_row {
 };
 
 static const struct sgl_type_row sgl_type_rows[] = {
-	{ 0x0, "Data Block", { 0x1, -1 }, { NVMEOF_SGL_INLINE } },
+	{ 0x0, "Data Block", { 0x1, -1 }, { NVMEOF_SGL_IN_CAPSULE } },
 	{ 0x1, "Bit Bucket", { -1, -1 } },
 	{ 0x2, "Segment", { -1, -1 } },
 	{ 0x3, "Last Segment", { -1, -1 } },
@@ -377,7 +377,7 @@ static void nvmeof_check_keyed_sgl_len_test(struct kunit *test)
 }
 
 static struct kunit_case nvmeof_wire_cases[] = {
-	KUNIT_CASE_PARAM(nvmeof_check_inline_sgl_test, inline_sgl_gen_params),
+	KUNIT_CASE_PARAM(nvmeof_check_in_capsule_sgl_test, in_capsule_sgl_gen_params),
 	KUNIT_CASE(nvmeof_classify_sgl_known_test),
 	KUNIT_CASE(nvmeof_classify_sgl_all_test),
 	KUNIT_CASE_PARAM(nvmeof_parse_cm_req_test, cm_req_gen_params),

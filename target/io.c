@@ -617,7 +617,7 @@ static u16 nvmet_rdma_map_sgl_inline(struct nvmet_rdma_rsp *rsp)
 	 * Only a write may carry in-capsule data, and [off, off + len) must
 	 * lie within the inline data received; off + len is overflow checked.
 	 */
-	status = nvmeof_check_inline_sgl(off, len,
+	status = nvmeof_check_in_capsule_sgl(off, len,
 					 rsp->queue->dev->inline_data_size,
 					 rsp->cmd->inline_received,
 					 nvme_is_write(rsp->req.cmd),
@@ -727,7 +727,7 @@ static u16 nvmet_rdma_map_sgl(struct nvmet_rdma_rsp *rsp)
 
 	status = nvmeof_classify_sgl(sgl->type, &kind);
 	switch (kind) {
-	case NVMEOF_SGL_INLINE:
+	case NVMEOF_SGL_IN_CAPSULE:
 		status = nvmet_rdma_map_sgl_inline(rsp);
 		break;
 	case NVMEOF_SGL_KEYED_INVALIDATE:

@@ -20,7 +20,7 @@
 
 #include <linux/nvme-rdma.h>
 #include "nvmet_rdma.h"
-#include "inline_data.h"
+#include "in_capsule.h"
 #include "wire.h"
 
 DEFINE_IDA(nvmet_rdma_queue_ida);
@@ -541,7 +541,7 @@ nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 	recv_sge = attrs->max_recv_sge;
 	if (nvmet_rdma_srqs_usable(attrs))
 		recv_sge = min(recv_sge, attrs->max_srq_sge);
-	inline_page_count = nvmeof_inline_pages(nport->inline_data_size,
+	inline_page_count = nvmeof_in_capsule_pages(nport->inline_data_size,
 						recv_sge, PAGE_SIZE);
 	if (nport->inline_data_size > inline_page_count * PAGE_SIZE) {
 		pr_warn("inline_data_size %d cannot be supported by device %s. Reducing to %lu.\n",

@@ -4,8 +4,8 @@
  * param_inline_data_size a device can receive, and what its receive buffers
  * cost. Pure arithmetic, so that KUnit can feed it every boundary.
  */
-#ifndef NVMEOF_INLINE_DATA_H
-#define NVMEOF_INLINE_DATA_H
+#ifndef NVMEOF_IN_CAPSULE_H
+#define NVMEOF_IN_CAPSULE_H
 
 #include <linux/math.h>
 #include <linux/minmax.h>
@@ -13,7 +13,7 @@
 #include <linux/types.h>
 
 /**
- * nvmeof_inline_pages() - pages of in-capsule data a receive buffer holds
+ * nvmeof_in_capsule_pages() - pages of in-capsule data a receive buffer holds
  * @asked: the port's in-capsule data size in bytes (0: none)
  * @recv_sge: scatter/gather entries a receive work request may have on
  *	this device (the queue pair's, or the shared receive queue's)
@@ -27,7 +27,8 @@
  * but no more than the device takes. The in-capsule data size to
  * advertise is then min(@asked, pages * @page_size).
  */
-static inline u32 nvmeof_inline_pages(u32 asked, u32 recv_sge, u32 page_size)
+static inline u32 nvmeof_in_capsule_pages(u32 asked, u32 recv_sge,
+					  u32 page_size)
 {
 	u32 pages = DIV_ROUND_UP_ULL((u64)asked, page_size);
 
@@ -38,7 +39,8 @@ static inline u32 nvmeof_inline_pages(u32 asked, u32 recv_sge, u32 page_size)
 
 /**
  * nvmeof_recv_buffer_bytes() - memory of a set of receive buffers
- * @inline_pages: pages of in-capsule data in each (nvmeof_inline_pages())
+ * @in_capsule_pages: pages of in-capsule data in each
+ *	(nvmeof_in_capsule_pages())
  * @nr_buffers: how many buffers (a queue's depth, or an SRQ's size)
  * @page_size: bytes a page holds
  *
@@ -47,10 +49,10 @@ static inline u32 nvmeof_inline_pages(u32 asked, u32 recv_sge, u32 page_size)
  *
  * Return: bytes, or U64_MAX if that does not fit 64 bits.
  */
-static inline u64 nvmeof_recv_buffer_bytes(u32 inline_pages, u32 nr_buffers,
-					   u32 page_size)
+static inline u64 nvmeof_recv_buffer_bytes(u32 in_capsule_pages,
+					   u32 nr_buffers, u32 page_size)
 {
-	u64 each = (u64)inline_pages * page_size + 64;	/* < 2^64 */
+	u64 each = (u64)in_capsule_pages * page_size + 64;	/* < 2^64 */
 	u64 total;
 
 	if (check_mul_overflow(each, (u64)nr_buffers, &total))
@@ -58,4 +60,4 @@ static inline u64 nvmeof_recv_buffer_bytes(u32 inline_pages, u32 nr_buffers,
 	return total;
 }
 
-#endif /* NVMEOF_INLINE_DATA_H */
+#endif /* NVMEOF_IN_CAPSULE_H */

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite for common/inline_data.h: how many pages of in-capsule data a
+ * KUnit suite for common/in_capsule.h: how many pages of in-capsule data a
  * device's receive buffers get for a port's param_inline_data_size, at
  * every boundary, and what those buffers cost.
  */
 #include <kunit/test.h>
 #include <linux/kernel.h>
 #include <linux/sizes.h>
-#include "inline_data.h"
+#include "in_capsule.h"
 
-struct inline_pages_case {
+struct in_capsule_pages_case {
 	const char *name;
 	u32 asked;
 	u32 recv_sge;
@@ -17,7 +17,7 @@ struct inline_pages_case {
 	u32 pages;
 };
 
-static const struct inline_pages_case inline_pages_cases[] = {
+static const struct in_capsule_pages_case in_capsule_pages_cases[] = {
 	{ "none asked", 0, 32, SZ_4K, 0 },
 	{ "one byte is a page", 1, 32, SZ_4K, 1 },
 	{ "exactly a page", SZ_4K, 32, SZ_4K, 1 },
@@ -37,17 +37,19 @@ static const struct inline_pages_case inline_pages_cases[] = {
 	{ "U32_MAX SGEs, 1 byte", 1, U32_MAX, SZ_4K, 1 },
 };
 
-static void inline_pages_desc(const struct inline_pages_case *c, char *desc)
+static void in_capsule_pages_desc(const struct in_capsule_pages_case *c,
+				  char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(inline_pages, inline_pages_cases, inline_pages_desc);
+KUNIT_ARRAY_PARAM(in_capsule_pages, in_capsule_pages_cases,
+		  in_capsule_pages_desc);
 
-static void nvmeof_inline_pages_test(struct kunit *test)
+static void nvmeof_in_capsule_pages_test(struct kunit *test)
 {
-	const struct inline_pages_case *c = test->param_value;
-	u32 pages = nvmeof_inline_pages(c->asked, c->recv_sge, c->page_size);
+	const struct in_capsule_pages_case *c = test->param_value;
+	u32 pages = nvmeof_in_capsule_pages(c->asked, c->recv_sge, c->page_size);
 
 	KUNIT_EXPECT_EQ(test, pages, c->pages);
 	/* never more pages than the device has SGEs for; all that was asked
@@ -80,15 +82,15 @@ static void nvmeof_recv_buffer_bytes_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nvmeof_recv_buffer_bytes(16, 0, SZ_4K), 0ULL);
 }
 
-static struct kunit_case nvmeof_inline_data_cases[] = {
-	KUNIT_CASE_PARAM(nvmeof_inline_pages_test, inline_pages_gen_params),
+static struct kunit_case nvmeof_in_capsule_cases[] = {
+	KUNIT_CASE_PARAM(nvmeof_in_capsule_pages_test, in_capsule_pages_gen_params),
 	KUNIT_CASE(nvmeof_recv_buffer_bytes_test),
 	{}
 };
 
-static struct kunit_suite nvmeof_inline_data_suite = {
-	.name = "nvmeof_inline_data",
-	.test_cases = nvmeof_inline_data_cases,
+static struct kunit_suite nvmeof_in_capsule_suite = {
+	.name = "nvmeof_in_capsule",
+	.test_cases = nvmeof_in_capsule_cases,
 };
 
-kunit_test_suite(nvmeof_inline_data_suite);
+kunit_test_suite(nvmeof_in_capsule_suite);
