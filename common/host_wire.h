@@ -227,7 +227,7 @@ static inline int nvmeof_put_keyed_sgl(struct nvme_keyed_sgl_desc *sg,
  * @len: bytes of in-capsule data
  */
 static inline void nvmeof_put_in_capsule_sgl(struct nvme_sgl_desc *sg,
-					 u32 offset, u32 len)
+					     u32 offset, u32 len)
 {
 	sg->addr = cpu_to_le64(offset);
 	sg->length = cpu_to_le32(len);

@@ -123,8 +123,9 @@ static inline u16 nvmeof_classify_sgl(u8 type, enum nvmeof_sgl_kind *kind)
  * NVME_STATUS_DNR if it ends past the @received bytes.
  */
 static inline u16 nvmeof_check_in_capsule_sgl(u64 off, u32 len,
-					  u32 in_capsule_size, u32 received,
-					  bool is_write, u16 *error_loc)
+					      u32 in_capsule_size,
+					      u32 received, bool is_write,
+					      u16 *error_loc)
 {
 	u64 end;
 

@@ -126,9 +126,10 @@ static void nvmeof_check_in_capsule_sgl_test(struct kunit *test)
 
 	u32 received = c->short_capsule ? c->received : c->size;
 
-	KUNIT_EXPECT_EQ(test, nvmeof_check_in_capsule_sgl(c->off, c->len, c->size,
-						      received, c->is_write,
-						      &error_loc),
+	KUNIT_EXPECT_EQ(test, nvmeof_check_in_capsule_sgl(c->off, c->len,
+							  c->size, received,
+							  c->is_write,
+							  &error_loc),
 			c->status);
 	KUNIT_EXPECT_EQ(test, error_loc, c->error_loc);
 }
