@@ -187,8 +187,44 @@ static inline int nvme_rdma_queue_idx(struct nvme_rdma_queue *queue)
 	return queue - queue->ctrl->queues;
 }
 
+/**
+ * nvme_rdma_error_recovery() - start error recovery of a controller
+ * @ctrl: controller
+ *
+ * Moves the controller to RESETTING and queues the error recovery work;
+ * does nothing if that state change is not allowed (e.g. recovery is
+ * already running or the controller is being deleted). Inline, so that the
+ * CM handler (queue.c) and the completions (io.c) reach the controller
+ * without calling up into ctrl.c, which binds the work to
+ * nvme_rdma_error_recovery_work().
+ */
+static inline void nvme_rdma_error_recovery(struct nvme_rdma_ctrl *ctrl)
+{
+	if (!nvme_change_ctrl_state(&ctrl->ctrl, NVME_CTRL_RESETTING))
+		return;
+
+	dev_warn(ctrl->ctrl.device, "starting error recovery\n");
+	queue_work(nvme_reset_wq, &ctrl->err_work);
+}
+
+/*
+ * What one file calls in another. The calls go one way: ctrl.c
+ * (controllers) -> queue.c (queues) -> io.c (the I/O path), and
+ * ctrl.c -> io.c; nothing calls up. main.c, the module, calls ctrl.c
+ * and keeps the module parameter queue.c reads.
+ * Blk-mq and the RDMA stack call io.c's callbacks and queue.c's CM
+ * handler directly.
+ */
+
 /* main.c: module parameters */
 extern bool nvme_rdma_register_always;
+
+/* ctrl.c */
+extern struct list_head nvme_rdma_ctrl_list;
+extern struct mutex nvme_rdma_ctrl_mutex;
+
+struct nvme_ctrl *nvme_rdma_create_ctrl(struct device *dev,
+					struct nvmf_ctrl_options *opts);
 
 /* queue.c */
 extern struct list_head nvme_rdma_device_list;
@@ -201,7 +237,6 @@ int nvme_rdma_alloc_qe(struct ib_device *ibdev, struct nvme_rdma_qe *qe,
 int nvme_rdma_get_max_fr_pages(struct ib_device *ibdev, bool pi_support);
 int nvme_rdma_alloc_queue(struct nvme_rdma_ctrl *ctrl,
 			  int idx, size_t queue_size);
-void nvme_rdma_stop_queue(struct nvme_rdma_queue *queue);
 void nvme_rdma_free_queue(struct nvme_rdma_queue *queue);
 void nvme_rdma_free_io_queues(struct nvme_rdma_ctrl *ctrl);
 void nvme_rdma_stop_io_queues(struct nvme_rdma_ctrl *ctrl);
@@ -210,24 +245,6 @@ int nvme_rdma_start_io_queues(struct nvme_rdma_ctrl *ctrl,
 			      int first, int last);
 int nvme_rdma_alloc_io_queues(struct nvme_rdma_ctrl *ctrl);
 
-/* ctrl.c */
-extern struct list_head nvme_rdma_ctrl_list;
-extern struct mutex nvme_rdma_ctrl_mutex;
-
-int nvme_rdma_init_request(struct blk_mq_tag_set *set,
-			   struct request *rq, unsigned int hctx_idx,
-			   unsigned int numa_node);
-void nvme_rdma_exit_request(struct blk_mq_tag_set *set,
-			    struct request *rq, unsigned int hctx_idx);
-int nvme_rdma_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
-			unsigned int hctx_idx);
-int nvme_rdma_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,
-			      unsigned int hctx_idx);
-void nvme_rdma_map_queues(struct blk_mq_tag_set *set);
-void nvme_rdma_error_recovery(struct nvme_rdma_ctrl *ctrl);
-struct nvme_ctrl *nvme_rdma_create_ctrl(struct device *dev,
-					struct nvmf_ctrl_options *opts);
-
 /* io.c */
 extern const struct blk_mq_ops nvme_rdma_mq_ops;
 extern const struct blk_mq_ops nvme_rdma_admin_mq_ops;
@@ -235,6 +252,8 @@ extern const struct blk_mq_ops nvme_rdma_admin_mq_ops;
 int nvme_rdma_post_recv(struct nvme_rdma_queue *queue,
 			struct nvme_rdma_qe *qe);
 void nvme_rdma_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void __nvme_rdma_stop_queue(struct nvme_rdma_queue *queue);
+void nvme_rdma_stop_queue(struct nvme_rdma_queue *queue);
 void nvme_rdma_submit_async_event(struct nvme_ctrl *arg);
 
 #endif /* NVME_RDMA_H */

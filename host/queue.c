@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NVMe over Fabrics RDMA host code: queue setup and teardown, RDMA CM
- * event handling, device references, QP/CQ creation and receive rings.
+ * NVMe over Fabrics RDMA host code: queue setup, start and teardown, RDMA
+ * CM event handling, device references, QP/CQ creation and receive rings.
+ * Stopping a queue is io.c's, whose timeout handler needs it.
  * Copyright (c) 2015-2016 HGST, a Western Digital Company.
  */
 #include "nvme_rdma.h"
@@ -555,27 +556,6 @@ out_destroy_cm_id:
 out_destroy_mutex:
 	mutex_destroy(&queue->queue_lock);
 	return ret;
-}
-
-static void __nvme_rdma_stop_queue(struct nvme_rdma_queue *queue)
-{
-	rdma_disconnect(queue->cm_id);
-	ib_drain_qp(queue->qp);
-}
-
-/**
- * nvme_rdma_stop_queue() - disconnect a live queue and drain its QP
- * @queue: queue to stop; nothing is done unless it is allocated and live
- */
-void nvme_rdma_stop_queue(struct nvme_rdma_queue *queue)
-{
-	if (!test_bit(NVME_RDMA_Q_ALLOCATED, &queue->flags))
-		return;
-
-	mutex_lock(&queue->queue_lock);
-	if (test_and_clear_bit(NVME_RDMA_Q_LIVE, &queue->flags))
-		__nvme_rdma_stop_queue(queue);
-	mutex_unlock(&queue->queue_lock);
 }
 
 /**
