@@ -271,7 +271,7 @@ static void nvme_rdma_reconnect_or_remove(struct nvme_rdma_ctrl *ctrl)
  * whose I/O command capsule is larger than any message the RDMA port can
  * carry is refused: it reports something no RDMA target can receive.
  */
-static int nvme_rdma_set_inline_data_size(struct nvme_rdma_ctrl *ctrl)
+static int nvme_rdma_set_in_capsule_size(struct nvme_rdma_ctrl *ctrl)
 {
 	u32 ioccsz = ctrl->ctrl.ioccsz;
 	struct ib_port_attr attr;
@@ -300,7 +300,7 @@ static int nvme_rdma_set_inline_data_size(struct nvme_rdma_ctrl *ctrl)
 			 ioccsz * 16, ioccsz);
 		size = 0;
 	}
-	ctrl->inline_data_size = size;
+	ctrl->in_capsule_size = size;
 	return 0;
 }
 
@@ -351,7 +351,7 @@ static int nvme_rdma_setup_ctrl(struct nvme_rdma_ctrl *ctrl, bool new)
 	}
 
 	if (ctrl->ctrl.queue_count > 1) {
-		ret = nvme_rdma_set_inline_data_size(ctrl);
+		ret = nvme_rdma_set_in_capsule_size(ctrl);
 		if (ret)
 			goto destroy_admin;
 		ret = nvme_rdma_configure_io_queues(ctrl, new);

@@ -109,9 +109,9 @@ static void nvme_rdma_unmap_data(struct nvme_rdma_queue *queue,
 	nvme_rdma_dma_unmap_req(ibdev, rq);
 }
 
-static int nvme_rdma_map_sg_inline(struct nvme_rdma_queue *queue,
-				   struct nvme_rdma_request *req,
-				   struct nvme_command *c, int count)
+static int nvme_rdma_map_sg_in_capsule(struct nvme_rdma_queue *queue,
+				       struct nvme_rdma_request *req,
+				       struct nvme_command *c, int count)
 {
 	struct nvme_sgl_desc *sg = &c->common.dptr.sgl;
 	struct ib_sge *sge = &req->sge[1];
@@ -397,8 +397,8 @@ static int nvme_rdma_map_data(struct nvme_rdma_queue *queue,
 		.payload = blk_rq_payload_bytes(rq),
 		.is_write = rq_data_dir(rq) == WRITE,
 		.use_pi = req->use_sig_mr,
-		.in_capsule_size = queue->inline_data_size,
-		.max_in_capsule_segments = dev->num_inline_segments,
+		.in_capsule_size = queue->in_capsule_size,
+		.max_in_capsule_segments = dev->num_in_capsule_segments,
 		.global_rkey = dev->pd->flags & IB_PD_UNSAFE_GLOBAL_RKEY,
 	};
 	switch (nvmeof_choose_data_map(&facts)) {
@@ -406,7 +406,7 @@ static int nvme_rdma_map_data(struct nvme_rdma_queue *queue,
 		ret = nvme_rdma_map_sg_pi(queue, req, c, count, pi_count);
 		break;
 	case NVMEOF_MAP_IN_CAPSULE:
-		ret = nvme_rdma_map_sg_inline(queue, req, c, count);
+		ret = nvme_rdma_map_sg_in_capsule(queue, req, c, count);
 		break;
 	case NVMEOF_MAP_GLOBAL_RKEY:
 		ret = nvme_rdma_map_sg_single(queue, req, c);
@@ -550,7 +550,7 @@ static void nvme_rdma_prep_cmd_inline(struct nvme_rdma_queue *queue,
 		.opcode		= IB_WR_SEND,
 		.send_flags	= IB_SEND_INLINE,
 	};
-	if (!(atomic_inc_return(&queue->nr_inline_sends) & queue->signal_mask))
+	if (!(atomic_inc_return(&queue->unsignalled_count) & queue->signal_mask))
 		req->send_wr.send_flags |= IB_SEND_SIGNALED;
 	refcount_set(&req->ref, 1);	/* the response alone */
 }

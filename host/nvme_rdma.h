@@ -45,7 +45,7 @@
  * takes up to 64 KiB in the capsule, 16 pages; fewer where the device
  * has fewer send SGEs.
  */
-#define NVME_RDMA_MAX_INLINE_SEGMENTS	16
+#define NVME_RDMA_MAX_IN_CAPSULE_SEGMENTS	16
 
 #define NVME_RDMA_DATA_SGL_SIZE \
 	(sizeof(struct scatterlist) * NVME_INLINE_SG_CNT)
@@ -57,7 +57,7 @@ struct nvme_rdma_device {
 	struct ib_pd		*pd;
 	struct kref		ref;
 	struct list_head	entry;
-	unsigned int		num_inline_segments;
+	unsigned int		num_in_capsule_segments;
 };
 
 struct nvme_rdma_qe {
@@ -79,7 +79,7 @@ struct nvme_rdma_request {
 	union nvme_result	result;
 	__le16			status;
 	refcount_t		ref;
-	struct ib_sge		sge[1 + NVME_RDMA_MAX_INLINE_SEGMENTS];
+	struct ib_sge		sge[1 + NVME_RDMA_MAX_IN_CAPSULE_SEGMENTS];
 	u32			num_sge;
 	struct ib_reg_wr	reg_wr;
 	struct ib_cqe		reg_cqe;
@@ -118,7 +118,7 @@ struct nvme_rdma_queue {
 	 */
 	struct ib_mr		**mrs;
 	int			queue_size;
-	u32			inline_data_size;
+	u32			in_capsule_size;
 	struct nvme_rdma_ctrl	*ctrl;
 	struct nvme_rdma_device	*device;
 	struct ib_cq		*ib_cq;
@@ -132,12 +132,13 @@ struct nvme_rdma_queue {
 	int			cq_size;
 	/*
 	 * Commands without in-capsule data go inline in an unsignalled SEND
-	 * (the device takes 64 bytes of inline data); one in signal_mask + 1
-	 * is signalled, on cmd_send_cqe (see nvme_rdma_post_cmd_inline()).
+	 * (the device takes 64 bytes of inline data), counted by
+	 * unsignalled_count; one in signal_mask + 1 is signalled, on
+	 * cmd_send_cqe (see nvme_rdma_prep_cmd_inline()).
 	 */
 	bool			inline_cmd;
 	u32			signal_mask;
-	atomic_t		nr_inline_sends;
+	atomic_t		unsignalled_count;
 	struct ib_cqe		cmd_send_cqe;
 	/*
 	 * Commands blk-mq gave with more to come (bd->last false), posted
@@ -173,7 +174,7 @@ struct nvme_rdma_ctrl {
 
 	struct nvme_ctrl	ctrl;
 	/* in-capsule data bytes an I/O queue may send (0: none) */
-	u32			inline_data_size;
+	u32			in_capsule_size;
 	u32			io_queues[HCTX_MAX_TYPES];
 };
 
@@ -193,9 +194,9 @@ static inline int nvme_rdma_queue_idx(struct nvme_rdma_queue *queue)
  *
  * Moves the controller to RESETTING and queues the error recovery work;
  * does nothing if that state change is not allowed (e.g. recovery is
- * already running or the controller is being deleted). Inline, so that the
- * CM handler (queue.c) and the completions (io.c) reach the controller
- * without calling up into ctrl.c, which binds the work to
+ * already running or the controller is being deleted). Defined in this
+ * header so that the CM handler (queue.c) and the completions (io.c) reach
+ * the controller without calling up into ctrl.c, which binds the work to
  * nvme_rdma_error_recovery_work().
  */
 static inline void nvme_rdma_error_recovery(struct nvme_rdma_ctrl *ctrl)

@@ -194,7 +194,7 @@ static int nvme_rdma_create_qp(struct nvme_rdma_queue *queue, const int factor)
 	/* +1 for drain */
 	init_attr.cap.max_recv_wr = queue->queue_size + 1;
 	init_attr.cap.max_recv_sge = 1;
-	init_attr.cap.max_send_sge = 1 + dev->num_inline_segments;
+	init_attr.cap.max_send_sge = 1 + dev->num_in_capsule_segments;
 	init_attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	init_attr.qp_type = IB_QPT_RC;
 	init_attr.send_cq = queue->ib_cq;
@@ -202,7 +202,7 @@ static int nvme_rdma_create_qp(struct nvme_rdma_queue *queue, const int factor)
 	if (queue->pi_support)
 		init_attr.create_flags |= IB_QP_CREATE_INTEGRITY_EN;
 	init_attr.qp_context = queue;
-	/* the 64-byte command as inline data (nvme_rdma_post_cmd_inline()) */
+	/* the 64-byte command as inline data (nvme_rdma_prep_cmd_inline()) */
 	init_attr.cap.max_inline_data = sizeof(struct nvme_command);
 
 	ret = rdma_create_qp(queue->cm_id, dev->pd, &init_attr);
@@ -222,7 +222,7 @@ static int nvme_rdma_create_qp(struct nvme_rdma_queue *queue, const int factor)
 	 */
 	queue->signal_mask = rounddown_pow_of_two(max(queue->queue_size / 8,
 						      1)) - 1;
-	atomic_set(&queue->nr_inline_sends, 0);
+	atomic_set(&queue->unsignalled_count, 0);
 	queue->cmd_send_cqe.done = nvme_rdma_cmd_send_done;
 
 	queue->qp = queue->cm_id->qp;
@@ -283,8 +283,8 @@ nvme_rdma_find_get_device(struct rdma_cm_id *cm_id)
 		goto out_free_pd;
 	}
 
-	ndev->num_inline_segments = min(NVME_RDMA_MAX_INLINE_SEGMENTS,
-					ndev->dev->attrs.max_send_sge - 1);
+	ndev->num_in_capsule_segments = min(NVME_RDMA_MAX_IN_CAPSULE_SEGMENTS,
+					    ndev->dev->attrs.max_send_sge - 1);
 	list_add(&ndev->entry, &nvme_rdma_device_list);
 out_unlock:
 	mutex_unlock(&nvme_rdma_device_list_mutex);
@@ -513,7 +513,7 @@ int nvme_rdma_alloc_queue(struct nvme_rdma_ctrl *ctrl,
 	init_llist_head(&queue->pending_sends);
 
 	/* in-capsule data only on I/O queues, as the stock host */
-	queue->inline_data_size = idx ? ctrl->inline_data_size : 0;
+	queue->in_capsule_size = idx ? ctrl->in_capsule_size : 0;
 
 	queue->queue_size = queue_size;
 
