@@ -60,7 +60,7 @@ static int nvme_rdma_configure_admin_queue(struct nvme_rdma_ctrl *ctrl,
 
 	/*
 	 * Bind the async event SQE DMA mapping to the admin queue lifetime.
-	 * It's safe, since any chage in the underlying RDMA device will issue
+	 * It's safe, since any change in the underlying RDMA device will issue
 	 * error recovery and queue re-creation.
 	 */
 	error = nvme_rdma_alloc_qe(ctrl->device->dev, &ctrl->async_event_sqe,
@@ -252,8 +252,9 @@ static void nvme_rdma_reconnect_or_remove(struct nvme_rdma_ctrl *ctrl)
 	}
 
 	/*
-	 * Stock 6.1 decides on the reconnect count alone: no NVMe status is
-	 * passed, so a DNR status never suppresses the reconnect.
+	 * The reconnect count alone decides, on every kernel: no NVMe status
+	 * is passed where nvmf_should_reconnect() takes one, so a DNR status
+	 * never suppresses the reconnect.
 	 */
 	if (nvmeof_should_reconnect(&ctrl->ctrl, 0)) {
 		dev_info(ctrl->ctrl.device, "Reconnecting in %d seconds...\n",

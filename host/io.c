@@ -29,8 +29,8 @@ static void nvme_rdma_wr_error(struct ib_cq *cq, struct ib_wc *wc,
 
 	/*
 	 * Flushes are the normal end of a queue's work requests, worth a line
-	 * only while the controller is live (as stock); any other failure is
-	 * news in every state, also while connecting.
+	 * only while the controller is live; any other failure is news in
+	 * every state, also while connecting.
 	 */
 	if (ctrl->ctrl.state == NVME_CTRL_LIVE ||
 	    wc->status != IB_WC_WR_FLUSH_ERR)
@@ -278,7 +278,8 @@ static int nvme_rdma_map_sg_pi(struct nvme_rdma_queue *queue,
 	/*
 	 * Without a metadata buffer the controller inserts and strips the PI
 	 * (PRACT), and the wire carries it: the transfer is longer than the
-	 * MR by the PI of every interval (as stock since 6.12).
+	 * MR by the PI of every interval. The keyed SGL says so, as stock,
+	 * so that a target that wants data plus PI (nvmet does) takes it.
 	 */
 	if (!pi_count)
 		xfer_len += (xfer_len >> bi->interval_exp) *
@@ -482,9 +483,9 @@ static int nvme_rdma_post_send(struct nvme_rdma_queue *queue,
 
 /*
  * Prepare the SEND of a command with in-capsule data: the command is copied
- * to the tag's buffer of the queue's mapped ring (stock maps and unmaps the
- * command for every I/O). The device may read it until the SEND completes,
- * which the request waits for, so the tag is not reused before.
+ * to the tag's buffer of the queue's ring, mapped once for the queue's
+ * lifetime. The device may read it until the SEND completes, which the
+ * request waits for, so the tag is not reused before.
  */
 static void nvme_rdma_prep_cmd_send(struct nvme_rdma_queue *queue,
 				    struct nvme_rdma_request *req,
@@ -528,14 +529,14 @@ void nvme_rdma_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc)
  * Prepare a command without in-capsule data as inline data of its SEND:
  * the device copies the 64 bytes into the work request at post time, so
  * nothing of ours is read after ib_post_send() returns -- not even when the
- * HCA retransmits the SEND after the response has completed the request,
- * the reason stock waits for every SEND completion (commit b4b591c87f2b,
- * "don't suppress send completions"). So the request completes on its
- * response alone, and no completion is generated per command: every
- * (signal_mask + 1)-th such SEND is signalled, on the queue's own cqe, only
- * so that a hardware send queue gets the slots of the unsignalled ones back.
- * Flushed on a connection error, every SEND completes on that cqe, which
- * starts error recovery as a failed SEND always has.
+ * HCA retransmits the SEND after the response has completed the request
+ * (why a SEND that points at memory must complete before its request may).
+ * So the request completes on its response alone, and no completion is
+ * generated per command: every (signal_mask + 1)-th such SEND is signalled,
+ * on the queue's own cqe, only so that a hardware send queue gets the slots
+ * of the unsignalled ones back. Flushed on a connection error, every SEND
+ * completes on that cqe, which starts error recovery, as any failed SEND
+ * does.
  */
 static void nvme_rdma_prep_cmd_inline(struct nvme_rdma_queue *queue,
 				      struct nvme_rdma_request *req)
@@ -1142,7 +1143,7 @@ static int nvme_rdma_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
 	struct nvme_rdma_ctrl *ctrl = to_rdma_ctrl(data);
 	int qid = nvmeof_host_hctx_queue(hctx_idx, ctrl->ctrl.queue_count);
 
-	/* refused, not BUG()ed as stock does: the machine stays up */
+	/* a queue the controller lacks: refused, and the machine stays up */
 	if (WARN_ON_ONCE(qid < 0))
 		return qid;
 
@@ -1202,8 +1203,8 @@ static void nvme_rdma_map_queues(struct blk_mq_tag_set *set)
 		set->map[HCTX_TYPE_READ].queue_offset = 0;
 	}
 	/*
-	 * No RDMA driver reports completion vector affinity, so the RDMA
-	 * mapping helper (gone by 6.12) always fell back to this.
+	 * No RDMA driver reports completion vector affinity, so this is what
+	 * the RDMA mapping helper (absent from 6.12) does too.
 	 */
 	blk_mq_map_queues(&set->map[HCTX_TYPE_DEFAULT]);
 	blk_mq_map_queues(&set->map[HCTX_TYPE_READ]);

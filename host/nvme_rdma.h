@@ -41,9 +41,9 @@
 #define NVME_RDMA_MAX_SEGMENTS		256
 
 /*
- * Data segments a SEND carries after the command (stock: 4). Our target
- * takes up to 64 KiB in the capsule, 16 pages; fewer where the device
- * has fewer send SGEs.
+ * Data segments a SEND carries after the command: our target takes up to
+ * 64 KiB in the capsule, 16 pages; fewer where the device has fewer send
+ * SGEs.
  */
 #define NVME_RDMA_MAX_IN_CAPSULE_SEGMENTS	16
 

@@ -149,7 +149,7 @@ static struct nvme_rdma_qe *nvme_rdma_alloc_ring(struct ib_device *ibdev,
 
 	/*
 	 * Bind the CQEs (post recv buffers) DMA mapping to the RDMA queue
-	 * lifetime. It's safe, since any chage in the underlying RDMA device
+	 * lifetime. It's safe, since any change in the underlying RDMA device
 	 * will issue error recovery and queue re-creation.
 	 */
 	for (i = 0; i < ib_queue_size; i++) {
@@ -207,7 +207,7 @@ static int nvme_rdma_create_qp(struct nvme_rdma_queue *queue, const int factor)
 
 	ret = rdma_create_qp(queue->cm_id, dev->pd, &init_attr);
 	if (ret) {
-		/* a device without inline data: every SEND signalled, as stock */
+		/* no inline data: every command goes from memory, signalled */
 		init_attr.cap.max_inline_data = 0;
 		ret = rdma_create_qp(queue->cm_id, dev->pd, &init_attr);
 	}
@@ -512,7 +512,11 @@ int nvme_rdma_alloc_queue(struct nvme_rdma_ctrl *ctrl,
 	init_completion(&queue->cm_done);
 	init_llist_head(&queue->pending_sends);
 
-	/* in-capsule data only on I/O queues, as the stock host */
+	/*
+	 * In-capsule data only on I/O queues, as stock, so that any target
+	 * takes the admin commands: IOCCSZ sizes only I/O queue capsules, and
+	 * nvmet's admin receive buffers hold the command alone.
+	 */
 	queue->in_capsule_size = idx ? ctrl->in_capsule_size : 0;
 
 	queue->queue_size = queue_size;
