@@ -11,102 +11,6 @@ LIST_HEAD(nvme_rdma_ctrl_list);
 /* protects nvme_rdma_ctrl_list */
 DEFINE_MUTEX(nvme_rdma_ctrl_mutex);
 
-/**
- * nvme_rdma_exit_request() - blk-mq exit_request: free the command buffer
- * @set: tag set the request belongs to
- * @rq: request being freed
- * @hctx_idx: hardware queue index
- */
-void nvme_rdma_exit_request(struct blk_mq_tag_set *set,
-			    struct request *rq, unsigned int hctx_idx)
-{
-	struct nvme_rdma_request *req = blk_mq_rq_to_pdu(rq);
-
-	kfree(req->sqe.data);
-}
-
-/**
- * nvme_rdma_init_request() - blk-mq init_request: set up the request PDU
- * @set: tag set the request belongs to (admin or I/O)
- * @rq: request being initialised
- * @hctx_idx: hardware queue index
- * @numa_node: NUMA node of the request
- *
- * Allocates the NVMe command buffer and binds the request to its queue.
- *
- * Return: 0 on success, -ENOMEM if the command buffer can't be allocated.
- */
-int nvme_rdma_init_request(struct blk_mq_tag_set *set,
-			   struct request *rq, unsigned int hctx_idx,
-			   unsigned int numa_node)
-{
-	struct nvme_rdma_ctrl *ctrl = to_rdma_ctrl(set->driver_data);
-	struct nvme_rdma_request *req = blk_mq_rq_to_pdu(rq);
-	int queue_idx = (set == &ctrl->tag_set) ? hctx_idx + 1 : 0;
-	struct nvme_rdma_queue *queue = &ctrl->queues[queue_idx];
-	struct nvme_command *cmd;
-
-	nvme_req(rq)->ctrl = &ctrl->ctrl;
-	cmd = kzalloc(sizeof(*cmd), GFP_KERNEL);
-	req->sqe.data = cmd;
-	if (!req->sqe.data)
-		return -ENOMEM;
-
-	/* metadata nvme_rdma_sgl struct is located after command's data SGL */
-	if (queue->pi_support)
-		req->metadata_sgl = (void *)nvme_req(rq) +
-			sizeof(struct nvme_rdma_request) +
-			NVME_RDMA_DATA_SGL_SIZE;
-
-	req->queue = queue;
-	nvme_req(rq)->cmd = req->sqe.data;
-
-	return 0;
-}
-
-/**
- * nvme_rdma_init_hctx() - blk-mq init_hctx for the I/O tag set
- * @hctx: hardware context
- * @data: the struct nvme_ctrl the tag set belongs to
- * @hctx_idx: hardware queue index; I/O queue hctx_idx + 1 serves it
- *
- * Return: 0, or -EINVAL if blk-mq asks for a queue the controller lacks.
- */
-int nvme_rdma_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
-			unsigned int hctx_idx)
-{
-	struct nvme_rdma_ctrl *ctrl = to_rdma_ctrl(data);
-	int qid = nvmeof_host_hctx_queue(hctx_idx, ctrl->ctrl.queue_count);
-
-	/* refused, not BUG()ed as stock does: the machine stays up */
-	if (WARN_ON_ONCE(qid < 0))
-		return qid;
-
-	hctx->driver_data = &ctrl->queues[qid];
-	return 0;
-}
-
-/**
- * nvme_rdma_init_admin_hctx() - blk-mq init_hctx for the admin tag set
- * @hctx: hardware context
- * @data: the struct nvme_ctrl the tag set belongs to
- * @hctx_idx: hardware queue index, always 0
- *
- * Return: 0, or -EINVAL for any hctx but the first.
- */
-int nvme_rdma_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,
-			      unsigned int hctx_idx)
-{
-	struct nvme_rdma_ctrl *ctrl = to_rdma_ctrl(data);
-	struct nvme_rdma_queue *queue = &ctrl->queues[0];
-
-	if (WARN_ON_ONCE(hctx_idx != 0))
-		return -EINVAL;
-
-	hctx->driver_data = queue;
-	return 0;
-}
-
 static int nvme_rdma_alloc_tag_set(struct nvme_ctrl *ctrl)
 {
 	unsigned int cmd_size = sizeof(struct nvme_rdma_request) +
@@ -156,7 +60,7 @@ static int nvme_rdma_configure_admin_queue(struct nvme_rdma_ctrl *ctrl,
 
 	/*
 	 * Bind the async event SQE DMA mapping to the admin queue lifetime.
-	 * It's safe, since any chage in the underlying RDMA device will issue
+	 * It's safe, since any change in the underlying RDMA device will issue
 	 * error recovery and queue re-creation.
 	 */
 	error = nvme_rdma_alloc_qe(ctrl->device->dev, &ctrl->async_event_sqe,
@@ -348,8 +252,9 @@ static void nvme_rdma_reconnect_or_remove(struct nvme_rdma_ctrl *ctrl)
 	}
 
 	/*
-	 * Stock 6.1 decides on the reconnect count alone: no NVMe status is
-	 * passed, so a DNR status never suppresses the reconnect.
+	 * The reconnect count alone decides, on every kernel: no NVMe status
+	 * is passed where nvmf_should_reconnect() takes one, so a DNR status
+	 * never suppresses the reconnect.
 	 */
 	if (nvmeof_should_reconnect(&ctrl->ctrl, 0)) {
 		dev_info(ctrl->ctrl.device, "Reconnecting in %d seconds...\n",
@@ -367,7 +272,7 @@ static void nvme_rdma_reconnect_or_remove(struct nvme_rdma_ctrl *ctrl)
  * whose I/O command capsule is larger than any message the RDMA port can
  * carry is refused: it reports something no RDMA target can receive.
  */
-static int nvme_rdma_set_inline_data_size(struct nvme_rdma_ctrl *ctrl)
+static int nvme_rdma_set_in_capsule_size(struct nvme_rdma_ctrl *ctrl)
 {
 	u32 ioccsz = ctrl->ctrl.ioccsz;
 	struct ib_port_attr attr;
@@ -396,7 +301,7 @@ static int nvme_rdma_set_inline_data_size(struct nvme_rdma_ctrl *ctrl)
 			 ioccsz * 16, ioccsz);
 		size = 0;
 	}
-	ctrl->inline_data_size = size;
+	ctrl->in_capsule_size = size;
 	return 0;
 }
 
@@ -447,7 +352,7 @@ static int nvme_rdma_setup_ctrl(struct nvme_rdma_ctrl *ctrl, bool new)
 	}
 
 	if (ctrl->ctrl.queue_count > 1) {
-		ret = nvme_rdma_set_inline_data_size(ctrl);
+		ret = nvme_rdma_set_in_capsule_size(ctrl);
 		if (ret)
 			goto destroy_admin;
 		ret = nvme_rdma_configure_io_queues(ctrl, new);
@@ -533,77 +438,6 @@ static void nvme_rdma_error_recovery_work(struct work_struct *work)
 	}
 
 	nvme_rdma_reconnect_or_remove(ctrl);
-}
-
-/**
- * nvme_rdma_error_recovery() - start error recovery of a controller
- * @ctrl: controller
- *
- * Moves the controller to RESETTING and queues the error recovery work;
- * does nothing if that state change is not allowed (e.g. recovery is
- * already running or the controller is being deleted).
- */
-void nvme_rdma_error_recovery(struct nvme_rdma_ctrl *ctrl)
-{
-	if (!nvme_change_ctrl_state(&ctrl->ctrl, NVME_CTRL_RESETTING))
-		return;
-
-	dev_warn(ctrl->ctrl.device, "starting error recovery\n");
-	queue_work(nvme_reset_wq, &ctrl->err_work);
-}
-
-/**
- * nvme_rdma_map_queues() - blk-mq map_queues for the I/O tag set
- * @set: the I/O tag set
- *
- * Maps the default, read and poll hardware queue sets onto the I/O queues
- * split by nvme_rdma_alloc_io_queues().
- */
-void nvme_rdma_map_queues(struct blk_mq_tag_set *set)
-{
-	struct nvme_rdma_ctrl *ctrl = to_rdma_ctrl(set->driver_data);
-	struct nvmf_ctrl_options *opts = ctrl->ctrl.opts;
-
-	if (opts->nr_write_queues && ctrl->io_queues[HCTX_TYPE_READ]) {
-		/* separate read/write queues */
-		set->map[HCTX_TYPE_DEFAULT].nr_queues =
-			ctrl->io_queues[HCTX_TYPE_DEFAULT];
-		set->map[HCTX_TYPE_DEFAULT].queue_offset = 0;
-		set->map[HCTX_TYPE_READ].nr_queues =
-			ctrl->io_queues[HCTX_TYPE_READ];
-		set->map[HCTX_TYPE_READ].queue_offset =
-			ctrl->io_queues[HCTX_TYPE_DEFAULT];
-	} else {
-		/* shared read/write queues */
-		set->map[HCTX_TYPE_DEFAULT].nr_queues =
-			ctrl->io_queues[HCTX_TYPE_DEFAULT];
-		set->map[HCTX_TYPE_DEFAULT].queue_offset = 0;
-		set->map[HCTX_TYPE_READ].nr_queues =
-			ctrl->io_queues[HCTX_TYPE_DEFAULT];
-		set->map[HCTX_TYPE_READ].queue_offset = 0;
-	}
-	/*
-	 * No RDMA driver reports completion vector affinity, so the RDMA
-	 * mapping helper (gone by 6.12) always fell back to this.
-	 */
-	blk_mq_map_queues(&set->map[HCTX_TYPE_DEFAULT]);
-	blk_mq_map_queues(&set->map[HCTX_TYPE_READ]);
-
-	if (opts->nr_poll_queues && ctrl->io_queues[HCTX_TYPE_POLL]) {
-		/* map dedicated poll queues only if we have queues left */
-		set->map[HCTX_TYPE_POLL].nr_queues =
-				ctrl->io_queues[HCTX_TYPE_POLL];
-		set->map[HCTX_TYPE_POLL].queue_offset =
-			ctrl->io_queues[HCTX_TYPE_DEFAULT] +
-			ctrl->io_queues[HCTX_TYPE_READ];
-		blk_mq_map_queues(&set->map[HCTX_TYPE_POLL]);
-	}
-
-	dev_info(ctrl->ctrl.device,
-		 "mapped %d/%d/%d default/read/poll queues.\n",
-		 ctrl->io_queues[HCTX_TYPE_DEFAULT],
-		 ctrl->io_queues[HCTX_TYPE_READ],
-		 ctrl->io_queues[HCTX_TYPE_POLL]);
 }
 
 static void nvme_rdma_shutdown_ctrl(struct nvme_rdma_ctrl *ctrl, bool shutdown)

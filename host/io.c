@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NVMe over Fabrics RDMA host code: the I/O path (submission, data
- * mapping, completions, polling and timeouts).
+ * NVMe over Fabrics RDMA host code: the I/O path (the blk-mq callbacks,
+ * submission, data mapping, completions, polling, timeouts and the queue
+ * stop they need).
  * Copyright (c) 2015-2016 HGST, a Western Digital Company.
  */
 #include "nvme_rdma.h"
@@ -28,8 +29,8 @@ static void nvme_rdma_wr_error(struct ib_cq *cq, struct ib_wc *wc,
 
 	/*
 	 * Flushes are the normal end of a queue's work requests, worth a line
-	 * only while the controller is live (as stock); any other failure is
-	 * news in every state, also while connecting.
+	 * only while the controller is live; any other failure is news in
+	 * every state, also while connecting.
 	 */
 	if (ctrl->ctrl.state == NVME_CTRL_LIVE ||
 	    wc->status != IB_WC_WR_FLUSH_ERR)
@@ -108,9 +109,9 @@ static void nvme_rdma_unmap_data(struct nvme_rdma_queue *queue,
 	nvme_rdma_dma_unmap_req(ibdev, rq);
 }
 
-static int nvme_rdma_map_sg_inline(struct nvme_rdma_queue *queue,
-				   struct nvme_rdma_request *req,
-				   struct nvme_command *c, int count)
+static int nvme_rdma_map_sg_in_capsule(struct nvme_rdma_queue *queue,
+				       struct nvme_rdma_request *req,
+				       struct nvme_command *c, int count)
 {
 	struct nvme_sgl_desc *sg = &c->common.dptr.sgl;
 	struct ib_sge *sge = &req->sge[1];
@@ -277,7 +278,8 @@ static int nvme_rdma_map_sg_pi(struct nvme_rdma_queue *queue,
 	/*
 	 * Without a metadata buffer the controller inserts and strips the PI
 	 * (PRACT), and the wire carries it: the transfer is longer than the
-	 * MR by the PI of every interval (as stock since 6.12).
+	 * MR by the PI of every interval. The keyed SGL says so, as stock,
+	 * so that a target that wants data plus PI (nvmet does) takes it.
 	 */
 	if (!pi_count)
 		xfer_len += (xfer_len >> bi->interval_exp) *
@@ -396,8 +398,8 @@ static int nvme_rdma_map_data(struct nvme_rdma_queue *queue,
 		.payload = blk_rq_payload_bytes(rq),
 		.is_write = rq_data_dir(rq) == WRITE,
 		.use_pi = req->use_sig_mr,
-		.in_capsule_size = queue->inline_data_size,
-		.max_in_capsule_segments = dev->num_inline_segments,
+		.in_capsule_size = queue->in_capsule_size,
+		.max_in_capsule_segments = dev->num_in_capsule_segments,
 		.global_rkey = dev->pd->flags & IB_PD_UNSAFE_GLOBAL_RKEY,
 	};
 	switch (nvmeof_choose_data_map(&facts)) {
@@ -405,7 +407,7 @@ static int nvme_rdma_map_data(struct nvme_rdma_queue *queue,
 		ret = nvme_rdma_map_sg_pi(queue, req, c, count, pi_count);
 		break;
 	case NVMEOF_MAP_IN_CAPSULE:
-		ret = nvme_rdma_map_sg_inline(queue, req, c, count);
+		ret = nvme_rdma_map_sg_in_capsule(queue, req, c, count);
 		break;
 	case NVMEOF_MAP_GLOBAL_RKEY:
 		ret = nvme_rdma_map_sg_single(queue, req, c);
@@ -481,9 +483,9 @@ static int nvme_rdma_post_send(struct nvme_rdma_queue *queue,
 
 /*
  * Prepare the SEND of a command with in-capsule data: the command is copied
- * to the tag's buffer of the queue's mapped ring (stock maps and unmaps the
- * command for every I/O). The device may read it until the SEND completes,
- * which the request waits for, so the tag is not reused before.
+ * to the tag's buffer of the queue's ring, mapped once for the queue's
+ * lifetime. The device may read it until the SEND completes, which the
+ * request waits for, so the tag is not reused before.
  */
 static void nvme_rdma_prep_cmd_send(struct nvme_rdma_queue *queue,
 				    struct nvme_rdma_request *req,
@@ -527,14 +529,14 @@ void nvme_rdma_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc)
  * Prepare a command without in-capsule data as inline data of its SEND:
  * the device copies the 64 bytes into the work request at post time, so
  * nothing of ours is read after ib_post_send() returns -- not even when the
- * HCA retransmits the SEND after the response has completed the request,
- * the reason stock waits for every SEND completion (commit b4b591c87f2b,
- * "don't suppress send completions"). So the request completes on its
- * response alone, and no completion is generated per command: every
- * (signal_mask + 1)-th such SEND is signalled, on the queue's own cqe, only
- * so that a hardware send queue gets the slots of the unsignalled ones back.
- * Flushed on a connection error, every SEND completes on that cqe, which
- * starts error recovery as a failed SEND always has.
+ * HCA retransmits the SEND after the response has completed the request
+ * (why a SEND that points at memory must complete before its request may).
+ * So the request completes on its response alone, and no completion is
+ * generated per command: every (signal_mask + 1)-th such SEND is signalled,
+ * on the queue's own cqe, only so that a hardware send queue gets the slots
+ * of the unsignalled ones back. Flushed on a connection error, every SEND
+ * completes on that cqe, which starts error recovery, as any failed SEND
+ * does.
  */
 static void nvme_rdma_prep_cmd_inline(struct nvme_rdma_queue *queue,
 				      struct nvme_rdma_request *req)
@@ -549,7 +551,7 @@ static void nvme_rdma_prep_cmd_inline(struct nvme_rdma_queue *queue,
 		.opcode		= IB_WR_SEND,
 		.send_flags	= IB_SEND_INLINE,
 	};
-	if (!(atomic_inc_return(&queue->nr_inline_sends) & queue->signal_mask))
+	if (!(atomic_inc_return(&queue->unsignalled_count) & queue->signal_mask))
 		req->send_wr.send_flags |= IB_SEND_SIGNALED;
 	refcount_set(&req->ref, 1);	/* the response alone */
 }
@@ -849,6 +851,34 @@ static void nvme_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	nvme_rdma_post_recv(queue, qe);
 }
 
+/**
+ * __nvme_rdma_stop_queue() - disconnect a queue and drain its QP
+ * @queue: an allocated queue
+ *
+ * Here, beside the timeout handler that stops a queue, rather than with the
+ * queue's setup in queue.c: the I/O path calls nothing above it.
+ */
+void __nvme_rdma_stop_queue(struct nvme_rdma_queue *queue)
+{
+	rdma_disconnect(queue->cm_id);
+	ib_drain_qp(queue->qp);
+}
+
+/**
+ * nvme_rdma_stop_queue() - disconnect a live queue and drain its QP
+ * @queue: queue to stop; nothing is done unless it is allocated and live
+ */
+void nvme_rdma_stop_queue(struct nvme_rdma_queue *queue)
+{
+	if (!test_bit(NVME_RDMA_Q_ALLOCATED, &queue->flags))
+		return;
+
+	mutex_lock(&queue->queue_lock);
+	if (test_and_clear_bit(NVME_RDMA_Q_LIVE, &queue->flags))
+		__nvme_rdma_stop_queue(queue);
+	mutex_unlock(&queue->queue_lock);
+}
+
 static void nvme_rdma_complete_timed_out(struct request *rq)
 {
 	struct nvme_rdma_request *req = blk_mq_rq_to_pdu(rq);
@@ -1044,6 +1074,156 @@ static void nvme_rdma_complete_rq(struct request *rq)
 
 	nvme_rdma_unmap_data(queue, rq);
 	nvme_complete_rq(rq);
+}
+
+/**
+ * nvme_rdma_exit_request() - blk-mq exit_request: free the command buffer
+ * @set: tag set the request belongs to
+ * @rq: request being freed
+ * @hctx_idx: hardware queue index
+ */
+static void nvme_rdma_exit_request(struct blk_mq_tag_set *set,
+				   struct request *rq, unsigned int hctx_idx)
+{
+	struct nvme_rdma_request *req = blk_mq_rq_to_pdu(rq);
+
+	kfree(req->sqe.data);
+}
+
+/**
+ * nvme_rdma_init_request() - blk-mq init_request: set up the request PDU
+ * @set: tag set the request belongs to (admin or I/O)
+ * @rq: request being initialised
+ * @hctx_idx: hardware queue index
+ * @numa_node: NUMA node of the request
+ *
+ * Allocates the NVMe command buffer and binds the request to its queue.
+ *
+ * Return: 0 on success, -ENOMEM if the command buffer can't be allocated.
+ */
+static int nvme_rdma_init_request(struct blk_mq_tag_set *set,
+				  struct request *rq, unsigned int hctx_idx,
+				  unsigned int numa_node)
+{
+	struct nvme_rdma_ctrl *ctrl = to_rdma_ctrl(set->driver_data);
+	struct nvme_rdma_request *req = blk_mq_rq_to_pdu(rq);
+	int queue_idx = (set == &ctrl->tag_set) ? hctx_idx + 1 : 0;
+	struct nvme_rdma_queue *queue = &ctrl->queues[queue_idx];
+	struct nvme_command *cmd;
+
+	nvme_req(rq)->ctrl = &ctrl->ctrl;
+	cmd = kzalloc(sizeof(*cmd), GFP_KERNEL);
+	req->sqe.data = cmd;
+	if (!req->sqe.data)
+		return -ENOMEM;
+
+	/* metadata nvme_rdma_sgl struct is located after command's data SGL */
+	if (queue->pi_support)
+		req->metadata_sgl = (void *)nvme_req(rq) +
+			sizeof(struct nvme_rdma_request) +
+			NVME_RDMA_DATA_SGL_SIZE;
+
+	req->queue = queue;
+	nvme_req(rq)->cmd = req->sqe.data;
+
+	return 0;
+}
+
+/**
+ * nvme_rdma_init_hctx() - blk-mq init_hctx for the I/O tag set
+ * @hctx: hardware context
+ * @data: the struct nvme_ctrl the tag set belongs to
+ * @hctx_idx: hardware queue index; I/O queue hctx_idx + 1 serves it
+ *
+ * Return: 0, or -EINVAL if blk-mq asks for a queue the controller lacks.
+ */
+static int nvme_rdma_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
+			       unsigned int hctx_idx)
+{
+	struct nvme_rdma_ctrl *ctrl = to_rdma_ctrl(data);
+	int qid = nvmeof_host_hctx_queue(hctx_idx, ctrl->ctrl.queue_count);
+
+	/* a queue the controller lacks: refused, and the machine stays up */
+	if (WARN_ON_ONCE(qid < 0))
+		return qid;
+
+	hctx->driver_data = &ctrl->queues[qid];
+	return 0;
+}
+
+/**
+ * nvme_rdma_init_admin_hctx() - blk-mq init_hctx for the admin tag set
+ * @hctx: hardware context
+ * @data: the struct nvme_ctrl the tag set belongs to
+ * @hctx_idx: hardware queue index, always 0
+ *
+ * Return: 0, or -EINVAL for any hctx but the first.
+ */
+static int nvme_rdma_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,
+				     unsigned int hctx_idx)
+{
+	struct nvme_rdma_ctrl *ctrl = to_rdma_ctrl(data);
+	struct nvme_rdma_queue *queue = &ctrl->queues[0];
+
+	if (WARN_ON_ONCE(hctx_idx != 0))
+		return -EINVAL;
+
+	hctx->driver_data = queue;
+	return 0;
+}
+
+/**
+ * nvme_rdma_map_queues() - blk-mq map_queues for the I/O tag set
+ * @set: the I/O tag set
+ *
+ * Maps the default, read and poll hardware queue sets onto the I/O queues
+ * split by nvme_rdma_alloc_io_queues().
+ */
+static void nvme_rdma_map_queues(struct blk_mq_tag_set *set)
+{
+	struct nvme_rdma_ctrl *ctrl = to_rdma_ctrl(set->driver_data);
+	struct nvmf_ctrl_options *opts = ctrl->ctrl.opts;
+
+	if (opts->nr_write_queues && ctrl->io_queues[HCTX_TYPE_READ]) {
+		/* separate read/write queues */
+		set->map[HCTX_TYPE_DEFAULT].nr_queues =
+			ctrl->io_queues[HCTX_TYPE_DEFAULT];
+		set->map[HCTX_TYPE_DEFAULT].queue_offset = 0;
+		set->map[HCTX_TYPE_READ].nr_queues =
+			ctrl->io_queues[HCTX_TYPE_READ];
+		set->map[HCTX_TYPE_READ].queue_offset =
+			ctrl->io_queues[HCTX_TYPE_DEFAULT];
+	} else {
+		/* shared read/write queues */
+		set->map[HCTX_TYPE_DEFAULT].nr_queues =
+			ctrl->io_queues[HCTX_TYPE_DEFAULT];
+		set->map[HCTX_TYPE_DEFAULT].queue_offset = 0;
+		set->map[HCTX_TYPE_READ].nr_queues =
+			ctrl->io_queues[HCTX_TYPE_DEFAULT];
+		set->map[HCTX_TYPE_READ].queue_offset = 0;
+	}
+	/*
+	 * No RDMA driver reports completion vector affinity, so this is what
+	 * the RDMA mapping helper (absent from 6.12) does too.
+	 */
+	blk_mq_map_queues(&set->map[HCTX_TYPE_DEFAULT]);
+	blk_mq_map_queues(&set->map[HCTX_TYPE_READ]);
+
+	if (opts->nr_poll_queues && ctrl->io_queues[HCTX_TYPE_POLL]) {
+		/* map dedicated poll queues only if we have queues left */
+		set->map[HCTX_TYPE_POLL].nr_queues =
+				ctrl->io_queues[HCTX_TYPE_POLL];
+		set->map[HCTX_TYPE_POLL].queue_offset =
+			ctrl->io_queues[HCTX_TYPE_DEFAULT] +
+			ctrl->io_queues[HCTX_TYPE_READ];
+		blk_mq_map_queues(&set->map[HCTX_TYPE_POLL]);
+	}
+
+	dev_info(ctrl->ctrl.device,
+		 "mapped %d/%d/%d default/read/poll queues.\n",
+		 ctrl->io_queues[HCTX_TYPE_DEFAULT],
+		 ctrl->io_queues[HCTX_TYPE_READ],
+		 ctrl->io_queues[HCTX_TYPE_POLL]);
 }
 
 const struct blk_mq_ops nvme_rdma_mq_ops = {

@@ -41,11 +41,11 @@
 #define NVME_RDMA_MAX_SEGMENTS		256
 
 /*
- * Data segments a SEND carries after the command (stock: 4). Our target
- * takes up to 64 KiB in the capsule, 16 pages; fewer where the device
- * has fewer send SGEs.
+ * Data segments a SEND carries after the command: our target takes up to
+ * 64 KiB in the capsule, 16 pages; fewer where the device has fewer send
+ * SGEs.
  */
-#define NVME_RDMA_MAX_INLINE_SEGMENTS	16
+#define NVME_RDMA_MAX_IN_CAPSULE_SEGMENTS	16
 
 #define NVME_RDMA_DATA_SGL_SIZE \
 	(sizeof(struct scatterlist) * NVME_INLINE_SG_CNT)
@@ -57,7 +57,7 @@ struct nvme_rdma_device {
 	struct ib_pd		*pd;
 	struct kref		ref;
 	struct list_head	entry;
-	unsigned int		num_inline_segments;
+	unsigned int		num_in_capsule_segments;
 };
 
 struct nvme_rdma_qe {
@@ -79,7 +79,7 @@ struct nvme_rdma_request {
 	union nvme_result	result;
 	__le16			status;
 	refcount_t		ref;
-	struct ib_sge		sge[1 + NVME_RDMA_MAX_INLINE_SEGMENTS];
+	struct ib_sge		sge[1 + NVME_RDMA_MAX_IN_CAPSULE_SEGMENTS];
 	u32			num_sge;
 	struct ib_reg_wr	reg_wr;
 	struct ib_cqe		reg_cqe;
@@ -118,7 +118,7 @@ struct nvme_rdma_queue {
 	 */
 	struct ib_mr		**mrs;
 	int			queue_size;
-	u32			inline_data_size;
+	u32			in_capsule_size;
 	struct nvme_rdma_ctrl	*ctrl;
 	struct nvme_rdma_device	*device;
 	struct ib_cq		*ib_cq;
@@ -132,12 +132,13 @@ struct nvme_rdma_queue {
 	int			cq_size;
 	/*
 	 * Commands without in-capsule data go inline in an unsignalled SEND
-	 * (the device takes 64 bytes of inline data); one in signal_mask + 1
-	 * is signalled, on cmd_send_cqe (see nvme_rdma_post_cmd_inline()).
+	 * (the device takes 64 bytes of inline data), counted by
+	 * unsignalled_count; one in signal_mask + 1 is signalled, on
+	 * cmd_send_cqe (see nvme_rdma_prep_cmd_inline()).
 	 */
 	bool			inline_cmd;
 	u32			signal_mask;
-	atomic_t		nr_inline_sends;
+	atomic_t		unsignalled_count;
 	struct ib_cqe		cmd_send_cqe;
 	/*
 	 * Commands blk-mq gave with more to come (bd->last false), posted
@@ -173,7 +174,7 @@ struct nvme_rdma_ctrl {
 
 	struct nvme_ctrl	ctrl;
 	/* in-capsule data bytes an I/O queue may send (0: none) */
-	u32			inline_data_size;
+	u32			in_capsule_size;
 	u32			io_queues[HCTX_MAX_TYPES];
 };
 
@@ -187,8 +188,44 @@ static inline int nvme_rdma_queue_idx(struct nvme_rdma_queue *queue)
 	return queue - queue->ctrl->queues;
 }
 
+/**
+ * nvme_rdma_error_recovery() - start error recovery of a controller
+ * @ctrl: controller
+ *
+ * Moves the controller to RESETTING and queues the error recovery work;
+ * does nothing if that state change is not allowed (e.g. recovery is
+ * already running or the controller is being deleted). Defined in this
+ * header so that the CM handler (queue.c) and the completions (io.c) reach
+ * the controller without calling up into ctrl.c, which binds the work to
+ * nvme_rdma_error_recovery_work().
+ */
+static inline void nvme_rdma_error_recovery(struct nvme_rdma_ctrl *ctrl)
+{
+	if (!nvme_change_ctrl_state(&ctrl->ctrl, NVME_CTRL_RESETTING))
+		return;
+
+	dev_warn(ctrl->ctrl.device, "starting error recovery\n");
+	queue_work(nvme_reset_wq, &ctrl->err_work);
+}
+
+/*
+ * What one file calls in another. The calls go one way: ctrl.c
+ * (controllers) -> queue.c (queues) -> io.c (the I/O path), and
+ * ctrl.c -> io.c; nothing calls up. main.c, the module, calls ctrl.c
+ * and keeps the module parameter queue.c reads.
+ * Blk-mq and the RDMA stack call io.c's callbacks and queue.c's CM
+ * handler directly.
+ */
+
 /* main.c: module parameters */
 extern bool nvme_rdma_register_always;
+
+/* ctrl.c */
+extern struct list_head nvme_rdma_ctrl_list;
+extern struct mutex nvme_rdma_ctrl_mutex;
+
+struct nvme_ctrl *nvme_rdma_create_ctrl(struct device *dev,
+					struct nvmf_ctrl_options *opts);
 
 /* queue.c */
 extern struct list_head nvme_rdma_device_list;
@@ -201,7 +238,6 @@ int nvme_rdma_alloc_qe(struct ib_device *ibdev, struct nvme_rdma_qe *qe,
 int nvme_rdma_get_max_fr_pages(struct ib_device *ibdev, bool pi_support);
 int nvme_rdma_alloc_queue(struct nvme_rdma_ctrl *ctrl,
 			  int idx, size_t queue_size);
-void nvme_rdma_stop_queue(struct nvme_rdma_queue *queue);
 void nvme_rdma_free_queue(struct nvme_rdma_queue *queue);
 void nvme_rdma_free_io_queues(struct nvme_rdma_ctrl *ctrl);
 void nvme_rdma_stop_io_queues(struct nvme_rdma_ctrl *ctrl);
@@ -210,24 +246,6 @@ int nvme_rdma_start_io_queues(struct nvme_rdma_ctrl *ctrl,
 			      int first, int last);
 int nvme_rdma_alloc_io_queues(struct nvme_rdma_ctrl *ctrl);
 
-/* ctrl.c */
-extern struct list_head nvme_rdma_ctrl_list;
-extern struct mutex nvme_rdma_ctrl_mutex;
-
-int nvme_rdma_init_request(struct blk_mq_tag_set *set,
-			   struct request *rq, unsigned int hctx_idx,
-			   unsigned int numa_node);
-void nvme_rdma_exit_request(struct blk_mq_tag_set *set,
-			    struct request *rq, unsigned int hctx_idx);
-int nvme_rdma_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
-			unsigned int hctx_idx);
-int nvme_rdma_init_admin_hctx(struct blk_mq_hw_ctx *hctx, void *data,
-			      unsigned int hctx_idx);
-void nvme_rdma_map_queues(struct blk_mq_tag_set *set);
-void nvme_rdma_error_recovery(struct nvme_rdma_ctrl *ctrl);
-struct nvme_ctrl *nvme_rdma_create_ctrl(struct device *dev,
-					struct nvmf_ctrl_options *opts);
-
 /* io.c */
 extern const struct blk_mq_ops nvme_rdma_mq_ops;
 extern const struct blk_mq_ops nvme_rdma_admin_mq_ops;
@@ -235,6 +253,8 @@ extern const struct blk_mq_ops nvme_rdma_admin_mq_ops;
 int nvme_rdma_post_recv(struct nvme_rdma_queue *queue,
 			struct nvme_rdma_qe *qe);
 void nvme_rdma_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void __nvme_rdma_stop_queue(struct nvme_rdma_queue *queue);
+void nvme_rdma_stop_queue(struct nvme_rdma_queue *queue);
 void nvme_rdma_submit_async_event(struct nvme_ctrl *arg);
 
 #endif /* NVME_RDMA_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NVMe over Fabrics RDMA host code: queue setup and teardown, RDMA CM
- * event handling, device references, QP/CQ creation and receive rings.
+ * NVMe over Fabrics RDMA host code: queue setup, start and teardown, RDMA
+ * CM event handling, device references, QP/CQ creation and receive rings.
+ * Stopping a queue is io.c's, whose timeout handler needs it.
  * Copyright (c) 2015-2016 HGST, a Western Digital Company.
  */
 #include "nvme_rdma.h"
@@ -148,7 +149,7 @@ static struct nvme_rdma_qe *nvme_rdma_alloc_ring(struct ib_device *ibdev,
 
 	/*
 	 * Bind the CQEs (post recv buffers) DMA mapping to the RDMA queue
-	 * lifetime. It's safe, since any chage in the underlying RDMA device
+	 * lifetime. It's safe, since any change in the underlying RDMA device
 	 * will issue error recovery and queue re-creation.
 	 */
 	for (i = 0; i < ib_queue_size; i++) {
@@ -193,7 +194,7 @@ static int nvme_rdma_create_qp(struct nvme_rdma_queue *queue, const int factor)
 	/* +1 for drain */
 	init_attr.cap.max_recv_wr = queue->queue_size + 1;
 	init_attr.cap.max_recv_sge = 1;
-	init_attr.cap.max_send_sge = 1 + dev->num_inline_segments;
+	init_attr.cap.max_send_sge = 1 + dev->num_in_capsule_segments;
 	init_attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	init_attr.qp_type = IB_QPT_RC;
 	init_attr.send_cq = queue->ib_cq;
@@ -201,12 +202,12 @@ static int nvme_rdma_create_qp(struct nvme_rdma_queue *queue, const int factor)
 	if (queue->pi_support)
 		init_attr.create_flags |= IB_QP_CREATE_INTEGRITY_EN;
 	init_attr.qp_context = queue;
-	/* the 64-byte command as inline data (nvme_rdma_post_cmd_inline()) */
+	/* the 64-byte command as inline data (nvme_rdma_prep_cmd_inline()) */
 	init_attr.cap.max_inline_data = sizeof(struct nvme_command);
 
 	ret = rdma_create_qp(queue->cm_id, dev->pd, &init_attr);
 	if (ret) {
-		/* a device without inline data: every SEND signalled, as stock */
+		/* no inline data: every command goes from memory, signalled */
 		init_attr.cap.max_inline_data = 0;
 		ret = rdma_create_qp(queue->cm_id, dev->pd, &init_attr);
 	}
@@ -221,7 +222,7 @@ static int nvme_rdma_create_qp(struct nvme_rdma_queue *queue, const int factor)
 	 */
 	queue->signal_mask = rounddown_pow_of_two(max(queue->queue_size / 8,
 						      1)) - 1;
-	atomic_set(&queue->nr_inline_sends, 0);
+	atomic_set(&queue->unsignalled_count, 0);
 	queue->cmd_send_cqe.done = nvme_rdma_cmd_send_done;
 
 	queue->qp = queue->cm_id->qp;
@@ -282,8 +283,8 @@ nvme_rdma_find_get_device(struct rdma_cm_id *cm_id)
 		goto out_free_pd;
 	}
 
-	ndev->num_inline_segments = min(NVME_RDMA_MAX_INLINE_SEGMENTS,
-					ndev->dev->attrs.max_send_sge - 1);
+	ndev->num_in_capsule_segments = min(NVME_RDMA_MAX_IN_CAPSULE_SEGMENTS,
+					    ndev->dev->attrs.max_send_sge - 1);
 	list_add(&ndev->entry, &nvme_rdma_device_list);
 out_unlock:
 	mutex_unlock(&nvme_rdma_device_list_mutex);
@@ -511,8 +512,12 @@ int nvme_rdma_alloc_queue(struct nvme_rdma_ctrl *ctrl,
 	init_completion(&queue->cm_done);
 	init_llist_head(&queue->pending_sends);
 
-	/* in-capsule data only on I/O queues, as the stock host */
-	queue->inline_data_size = idx ? ctrl->inline_data_size : 0;
+	/*
+	 * In-capsule data only on I/O queues, as stock, so that any target
+	 * takes the admin commands: IOCCSZ sizes only I/O queue capsules, and
+	 * nvmet's admin receive buffers hold the command alone.
+	 */
+	queue->in_capsule_size = idx ? ctrl->in_capsule_size : 0;
 
 	queue->queue_size = queue_size;
 
@@ -555,27 +560,6 @@ out_destroy_cm_id:
 out_destroy_mutex:
 	mutex_destroy(&queue->queue_lock);
 	return ret;
-}
-
-static void __nvme_rdma_stop_queue(struct nvme_rdma_queue *queue)
-{
-	rdma_disconnect(queue->cm_id);
-	ib_drain_qp(queue->qp);
-}
-
-/**
- * nvme_rdma_stop_queue() - disconnect a live queue and drain its QP
- * @queue: queue to stop; nothing is done unless it is allocated and live
- */
-void nvme_rdma_stop_queue(struct nvme_rdma_queue *queue)
-{
-	if (!test_bit(NVME_RDMA_Q_ALLOCATED, &queue->flags))
-		return;
-
-	mutex_lock(&queue->queue_lock);
-	if (test_and_clear_bit(NVME_RDMA_Q_LIVE, &queue->flags))
-		__nvme_rdma_stop_queue(queue);
-	mutex_unlock(&queue->queue_lock);
 }
 
 /**
