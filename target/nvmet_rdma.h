@@ -81,7 +81,7 @@ enum {
 
 /**
  * struct nvmet_rdma_premapped_rw - RDMA READ/WRITE work requests laid over
- *	a request's premapped data pages (data_rw.c)
+ *	a request's premapped data pages (rdma_data.c)
  * @wrs: the work requests: @wr, or allocated when there are several
  * @sges: an entry per data page: @sge, or allocated when they are more
  * @nr_wrs: entries of @wrs
@@ -148,7 +148,7 @@ struct nvmet_rdma_queue {
 	atomic_t		sq_wr_avail;
 	int			sq_wr_max;	/* sq_wr_avail when idle */
 	bool			soft_device;	/* rxe, siw: ib_uses_virt_dma() */
-	/* cached data pages stay DMA-mapped, moved by our own WRs (data_rw.c) */
+	/* cached data pages stay DMA-mapped, moved by our own WRs (rdma_data.c) */
 	bool			premapped;
 	/*
 	 * Responses without data out go in unsignalled inline SENDs, one in
@@ -193,7 +193,7 @@ struct nvmet_rdma_queue {
 	int			recv_queue_size;
 	int			send_queue_size;
 
-	/* free data pages kept for reuse by this queue (buffers.c) */
+	/* free data pages kept for reuse by this queue (rdma_data.c) */
 	struct nvmeof_page_stack page_cache;
 	spinlock_t		page_cache_lock; /* protects page_cache */
 
@@ -302,18 +302,16 @@ void nvmet_rdma_handle_command(struct nvmet_rdma_queue *queue,
 			       struct nvmet_rdma_rsp *cmd);
 void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 
-/* data_rw.c */
+/* rdma_data.c */
+int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue);
+void nvmet_rdma_page_cache_destroy(struct nvmet_rdma_queue *queue);
+int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp);
+void nvmet_rdma_free_data_sgl(struct nvmet_rdma_rsp *rsp);
 int nvmet_rdma_rw_init(struct nvmet_rdma_rsp *rsp, u64 addr, u32 key,
 		       struct ib_sig_attrs *sig_attrs);
 void nvmet_rdma_rw_destroy(struct nvmet_rdma_rsp *rsp);
 struct ib_send_wr *nvmet_rdma_rw_wrs(struct nvmet_rdma_rsp *rsp,
 				     struct ib_cqe *cqe,
 				     struct ib_send_wr *chain_wr);
-
-/* buffers.c */
-int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue);
-void nvmet_rdma_page_cache_destroy(struct nvmet_rdma_queue *queue);
-int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp);
-void nvmet_rdma_free_data_sgl(struct nvmet_rdma_rsp *rsp);
 
 #endif /* NVMET_RDMA_H */
