@@ -252,12 +252,19 @@ void nvmet_rdma_remove_port(struct nvmet_port *nport);
 void nvmet_rdma_disc_port_addr(struct nvmet_req *req,
 			       struct nvmet_port *nport, char *traddr);
 
+/* device.c */
+struct nvmet_rdma_device *nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id);
+void nvmet_rdma_put_device(struct nvmet_rdma_device *ndev);
+bool nvmet_rdma_has_device(struct ib_device *ib_device);
+struct nvmet_rdma_cmd *nvmet_rdma_alloc_cmds(struct nvmet_rdma_device *ndev,
+					     int nr_cmds, bool admin);
+void nvmet_rdma_free_cmds(struct nvmet_rdma_device *ndev,
+			  struct nvmet_rdma_cmd *cmds, int nr_cmds, bool admin);
+
 /* queue.c */
 extern struct ida nvmet_rdma_queue_ida;
 extern struct list_head nvmet_rdma_queue_list;
 extern struct mutex nvmet_rdma_queue_mutex;
-extern struct list_head nvmet_rdma_device_list;
-extern struct mutex nvmet_rdma_device_list_mutex;
 
 int nvmet_rdma_alloc_rsp(struct nvmet_rdma_device *ndev,
 			 struct nvmet_rdma_rsp *r, int tag);
