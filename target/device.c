@@ -26,20 +26,20 @@ static LIST_HEAD(nvmet_rdma_device_list);
 /* protects nvmet_rdma_device_list */
 static DEFINE_MUTEX(nvmet_rdma_device_list_mutex);
 
-static void nvmet_rdma_free_inline_pages(struct nvmet_rdma_device *ndev,
-					 struct nvmet_rdma_cmd *c)
+static void nvmet_rdma_free_in_capsule_pages(struct nvmet_rdma_device *ndev,
+					     struct nvmet_rdma_cmd *c)
 {
 	struct scatterlist *sg;
 	struct ib_sge *sge;
 	int i;
 
-	if (!ndev->inline_data_size)
+	if (!ndev->in_capsule_size)
 		return;
 
-	sg = c->inline_sg;
+	sg = c->in_capsule_sg;
 	sge = &c->sge[1];
 
-	for (i = 0; i < ndev->inline_page_count; i++, sg++, sge++) {
+	for (i = 0; i < ndev->in_capsule_pages; i++, sg++, sge++) {
 		if (sge->length)
 			ib_dma_unmap_page(ndev->device, sge->addr,
 					  sge->length, DMA_FROM_DEVICE);
@@ -48,8 +48,8 @@ static void nvmet_rdma_free_inline_pages(struct nvmet_rdma_device *ndev,
 	}
 }
 
-static int nvmet_rdma_alloc_inline_pages(struct nvmet_rdma_device *ndev,
-					 struct nvmet_rdma_cmd *c)
+static int nvmet_rdma_alloc_in_capsule_pages(struct nvmet_rdma_device *ndev,
+					     struct nvmet_rdma_cmd *c)
 {
 	struct scatterlist *sg;
 	struct ib_sge *sge;
@@ -57,15 +57,15 @@ static int nvmet_rdma_alloc_inline_pages(struct nvmet_rdma_device *ndev,
 	int len;
 	int i;
 
-	if (!ndev->inline_data_size)
+	if (!ndev->in_capsule_size)
 		return 0;
 
-	sg = c->inline_sg;
-	sg_init_table(sg, ndev->inline_page_count);
+	sg = c->in_capsule_sg;
+	sg_init_table(sg, ndev->in_capsule_pages);
 	sge = &c->sge[1];
-	len = ndev->inline_data_size;
+	len = ndev->in_capsule_size;
 
-	for (i = 0; i < ndev->inline_page_count; i++, sg++, sge++) {
+	for (i = 0; i < ndev->in_capsule_pages; i++, sg++, sge++) {
 		pg = alloc_page(GFP_KERNEL);
 		if (!pg)
 			goto out_err;
@@ -107,14 +107,14 @@ static int nvmet_rdma_alloc_cmd(struct nvmet_rdma_device *ndev,
 	c->sge[0].length = sizeof(*c->nvme_cmd);
 	c->sge[0].lkey = ndev->pd->local_dma_lkey;
 
-	if (!admin && nvmet_rdma_alloc_inline_pages(ndev, c))
+	if (!admin && nvmet_rdma_alloc_in_capsule_pages(ndev, c))
 		goto out_unmap_cmd;
 
 	c->cqe.done = nvmet_rdma_recv_done;
 
 	c->wr.wr_cqe = &c->cqe;
 	c->wr.sg_list = c->sge;
-	c->wr.num_sge = admin ? 1 : ndev->inline_page_count + 1;
+	c->wr.num_sge = admin ? 1 : ndev->in_capsule_pages + 1;
 
 	return 0;
 
@@ -132,7 +132,7 @@ static void nvmet_rdma_free_cmd(struct nvmet_rdma_device *ndev,
 				struct nvmet_rdma_cmd *c, bool admin)
 {
 	if (!admin)
-		nvmet_rdma_free_inline_pages(ndev, c);
+		nvmet_rdma_free_in_capsule_pages(ndev, c);
 	ib_dma_unmap_single(ndev->device, c->sge[0].addr,
 			    sizeof(*c->nvme_cmd), DMA_FROM_DEVICE);
 	kfree(c->nvme_cmd);
@@ -150,7 +150,7 @@ struct nvmet_rdma_cmd *
 nvmet_rdma_alloc_cmds(struct nvmet_rdma_device *ndev,
 		      int nr_cmds, bool admin)
 {
-	int pages = admin ? 0 : ndev->inline_page_count;
+	int pages = admin ? 0 : ndev->in_capsule_pages;
 	struct scatterlist *sgs = NULL;
 	struct nvmet_rdma_cmd *cmds;
 	struct ib_sge *sges;
@@ -173,7 +173,7 @@ nvmet_rdma_alloc_cmds(struct nvmet_rdma_device *ndev,
 
 	for (i = 0; i < nr_cmds; i++) {
 		cmds[i].sge = &sges[i * (pages + 1)];
-		cmds[i].inline_sg = pages ? &sgs[i * pages] : NULL;
+		cmds[i].in_capsule_sg = pages ? &sgs[i * pages] : NULL;
 		ret = nvmet_rdma_alloc_cmd(ndev, cmds + i, admin);
 		if (ret)
 			goto out_free;
@@ -206,7 +206,7 @@ void nvmet_rdma_free_cmds(struct nvmet_rdma_device *ndev,
 
 	for (i = 0; i < nr_cmds; i++)
 		nvmet_rdma_free_cmd(ndev, cmds + i, admin);
-	kvfree(cmds[0].inline_sg);
+	kvfree(cmds[0].in_capsule_sg);
 	kvfree(cmds[0].sge);
 	kvfree(cmds);
 }
@@ -247,7 +247,7 @@ nvmet_rdma_init_srq(struct nvmet_rdma_device *ndev)
 		return ERR_PTR(-ENOMEM);
 
 	srq_attr.attr.max_wr = srq_size;
-	srq_attr.attr.max_sge = 1 + ndev->inline_page_count;
+	srq_attr.attr.max_sge = 1 + ndev->in_capsule_pages;
 	srq_attr.attr.srq_limit = 0;
 	srq_attr.srq_type = IB_SRQT_BASIC;
 	srq = ib_create_srq(ndev->pd, &srq_attr);
@@ -350,15 +350,15 @@ static void nvmet_rdma_free_dev(struct kref *ref)
  * fail; advertise what the device holds instead, and say so. This runs when
  * the first queue of a connection arrives, before the host reads IOCCSZ.
  */
-static void nvmet_rdma_fit_port_inline(struct nvmet_port *nport,
-				       struct nvmet_rdma_device *ndev)
+static void nvmet_rdma_fit_port_in_capsule(struct nvmet_port *nport,
+					   struct nvmet_rdma_device *ndev)
 {
-	if (nport->inline_data_size <= ndev->inline_data_size)
+	if (nport->inline_data_size <= ndev->in_capsule_size)
 		return;
 	pr_warn("port %d: inline_data_size %d is more than device %s was set up with by an earlier port; reducing to %d\n",
 		le16_to_cpu(nport->disc_addr.portid), nport->inline_data_size,
-		ndev->device->name, ndev->inline_data_size);
-	nport->inline_data_size = ndev->inline_data_size;
+		ndev->device->name, ndev->in_capsule_size);
+	nport->inline_data_size = ndev->in_capsule_size;
 }
 
 /*
@@ -387,20 +387,20 @@ static void nvmet_rdma_fit_port_pi(struct nvmet_port *nport,
  */
 static void nvmet_rdma_report_recv_buffers(struct nvmet_rdma_device *ndev)
 {
-	u32 pages = ndev->inline_page_count;
+	u32 pages = ndev->in_capsule_pages;
 	u64 bytes;
 
 	if (ndev->srqs) {
 		bytes = ndev->srq_count *
 			nvmeof_recv_buffer_bytes(pages, ndev->srq_size, PAGE_SIZE);
 		pr_info("%s: in-capsule data up to %d bytes; %d shared receive queues of %zu buffers take %llu KiB\n",
-			ndev->device->name, ndev->inline_data_size,
+			ndev->device->name, ndev->in_capsule_size,
 			ndev->srq_count, ndev->srq_size, bytes / SZ_1K);
 	} else {
 		bytes = nvmeof_recv_buffer_bytes(pages, NVME_RDMA_MAX_QUEUE_SIZE,
 						 PAGE_SIZE);
 		pr_info("%s: in-capsule data up to %d bytes; receive buffers take up to %llu KiB per I/O queue (%d entries at most)\n",
-			ndev->device->name, ndev->inline_data_size,
+			ndev->device->name, ndev->in_capsule_size,
 			bytes / SZ_1K, NVME_RDMA_MAX_QUEUE_SIZE);
 	}
 }
@@ -422,7 +422,7 @@ nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 	struct nvmet_port *nport = port->nport;
 	struct ib_device_attr *attrs = &cm_id->device->attrs;
 	struct nvmet_rdma_device *ndev;
-	u32 inline_page_count;
+	u32 pages;
 	int recv_sge;
 	int ret;
 
@@ -430,7 +430,7 @@ nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 	list_for_each_entry(ndev, &nvmet_rdma_device_list, entry) {
 		if (ndev->device->node_guid == cm_id->device->node_guid &&
 		    kref_get_unless_zero(&ndev->ref)) {
-			nvmet_rdma_fit_port_inline(nport, ndev);
+			nvmet_rdma_fit_port_in_capsule(nport, ndev);
 			nvmet_rdma_fit_port_pi(nport, ndev->device);
 			goto out_unlock;
 		}
@@ -449,16 +449,16 @@ nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 	recv_sge = attrs->max_recv_sge;
 	if (nvmet_rdma_srqs_usable(attrs))
 		recv_sge = min(recv_sge, attrs->max_srq_sge);
-	inline_page_count = nvmeof_in_capsule_pages(nport->inline_data_size,
-						recv_sge, PAGE_SIZE);
-	if (nport->inline_data_size > inline_page_count * PAGE_SIZE) {
+	pages = nvmeof_in_capsule_pages(nport->inline_data_size, recv_sge,
+					PAGE_SIZE);
+	if (nport->inline_data_size > pages * PAGE_SIZE) {
 		pr_warn("inline_data_size %d cannot be supported by device %s. Reducing to %lu.\n",
 			nport->inline_data_size, cm_id->device->name,
-			inline_page_count * PAGE_SIZE);
-		nport->inline_data_size = inline_page_count * PAGE_SIZE;
+			pages * PAGE_SIZE);
+		nport->inline_data_size = pages * PAGE_SIZE;
 	}
-	ndev->inline_data_size = nport->inline_data_size;
-	ndev->inline_page_count = inline_page_count;
+	ndev->in_capsule_size = nport->inline_data_size;
+	ndev->in_capsule_pages = pages;
 
 	nvmet_rdma_fit_port_pi(nport, cm_id->device);
 

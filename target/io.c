@@ -45,7 +45,7 @@ static inline bool nvmet_rdma_need_data_in(struct nvmet_rdma_rsp *rsp)
 {
 	return nvme_is_write(rsp->req.cmd) &&
 		rsp->req.transfer_len &&
-		!(rsp->flags & NVMET_RDMA_REQ_INLINE_DATA);
+		!(rsp->flags & NVMET_RDMA_REQ_IN_CAPSULE_DATA);
 }
 
 static inline bool nvmet_rdma_need_data_out(struct nvmet_rdma_rsp *rsp)
@@ -53,7 +53,7 @@ static inline bool nvmet_rdma_need_data_out(struct nvmet_rdma_rsp *rsp)
 	return !nvme_is_write(rsp->req.cmd) &&
 		rsp->req.transfer_len &&
 		!rsp->req.cqe->status &&
-		!(rsp->flags & NVMET_RDMA_REQ_INLINE_DATA);
+		!(rsp->flags & NVMET_RDMA_REQ_IN_CAPSULE_DATA);
 }
 
 static inline struct nvmet_rdma_rsp *
@@ -92,10 +92,10 @@ nvmet_rdma_get_rsp(struct nvmet_rdma_queue *queue)
  * receive filled; nothing on a software device (virtual DMA). Stock syncs
  * the command alone.
  */
-static void nvmet_rdma_sync_inline(struct ib_device *dev,
-				   struct nvmet_rdma_cmd *cmd, bool for_cpu)
+static void nvmet_rdma_sync_in_capsule(struct ib_device *dev,
+				       struct nvmet_rdma_cmd *cmd, bool for_cpu)
 {
-	u32 pages = min_t(u32, DIV_ROUND_UP(cmd->inline_received, PAGE_SIZE),
+	u32 pages = min_t(u32, DIV_ROUND_UP(cmd->in_capsule_received, PAGE_SIZE),
 			  cmd->wr.num_sge - 1);
 	struct ib_sge *sge;
 
@@ -126,7 +126,7 @@ int nvmet_rdma_post_recv(struct nvmet_rdma_device *ndev,
 	ib_dma_sync_single_for_device(ndev->device,
 				      cmd->sge[0].addr, cmd->sge[0].length,
 				      DMA_FROM_DEVICE);
-	nvmet_rdma_sync_inline(ndev->device, cmd, false);
+	nvmet_rdma_sync_in_capsule(ndev->device, cmd, false);
 
 	if (cmd->nsrq)
 		ret = ib_post_srq_recv(cmd->nsrq->srq, &cmd->wr, NULL);
@@ -266,8 +266,8 @@ void nvmet_rdma_free_rsp_resources(struct nvmet_rdma_rsp *rsp)
 	if (rsp->n_rdma)
 		nvmet_rdma_rw_destroy(rsp);
 
-	if (rsp->req.sg < rsp->cmd->inline_sg ||
-	    rsp->req.sg >= rsp->cmd->inline_sg + queue->dev->inline_page_count)
+	if (rsp->req.sg < rsp->cmd->in_capsule_sg ||
+	    rsp->req.sg >= rsp->cmd->in_capsule_sg + queue->dev->in_capsule_pages)
 		nvmet_rdma_free_data_sgl(rsp);
 }
 
@@ -581,8 +581,8 @@ void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc)
 	nvmet_rdma_post_response(rsp, &rsp->send_wr);
 }
 
-static void nvmet_rdma_use_inline_sg(struct nvmet_rdma_rsp *rsp, u32 len,
-				     u64 off)
+static void nvmet_rdma_use_in_capsule_sg(struct nvmet_rdma_rsp *rsp, u32 len,
+					 u64 off)
 {
 	u64 page_off = off % PAGE_SIZE;
 	u64 page_idx = off / PAGE_SIZE;
@@ -590,7 +590,7 @@ static void nvmet_rdma_use_inline_sg(struct nvmet_rdma_rsp *rsp, u32 len,
 	struct scatterlist *sg;
 	int i;
 
-	sg = &rsp->cmd->inline_sg[page_idx];
+	sg = &rsp->cmd->in_capsule_sg[page_idx];
 	for (i = 0; i < sg_count; i++, sg++) {
 		if (i < sg_count - 1)
 			sg_unmark_end(sg);
@@ -602,11 +602,11 @@ static void nvmet_rdma_use_inline_sg(struct nvmet_rdma_rsp *rsp, u32 len,
 		page_off = 0;
 	}
 
-	rsp->req.sg = &rsp->cmd->inline_sg[page_idx];
+	rsp->req.sg = &rsp->cmd->in_capsule_sg[page_idx];
 	rsp->req.sg_cnt = sg_count;
 }
 
-static u16 nvmet_rdma_map_sgl_inline(struct nvmet_rdma_rsp *rsp)
+static u16 nvmet_rdma_map_sgl_in_capsule(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvme_sgl_desc *sgl = &rsp->req.cmd->common.dptr.sgl;
 	u64 off = le64_to_cpu(sgl->addr);
@@ -615,19 +615,20 @@ static u16 nvmet_rdma_map_sgl_inline(struct nvmet_rdma_rsp *rsp)
 
 	/*
 	 * Only a write may carry in-capsule data, and [off, off + len) must
-	 * lie within the inline data received; off + len is overflow checked.
+	 * lie within the in-capsule data received; off + len is overflow
+	 * checked.
 	 */
 	status = nvmeof_check_in_capsule_sgl(off, len,
-					 rsp->queue->dev->inline_data_size,
-					 rsp->cmd->inline_received,
-					 nvme_is_write(rsp->req.cmd),
-					 &rsp->req.error_loc);
+					     rsp->queue->dev->in_capsule_size,
+					     rsp->cmd->in_capsule_received,
+					     nvme_is_write(rsp->req.cmd),
+					     &rsp->req.error_loc);
 	if (status) {
 		if (nvme_is_write(rsp->req.cmd))
 			pr_err_ratelimited("queue %d: in-capsule data offset %llu length %u outside the %u bytes received (%u offered)\n",
 					   rsp->queue->idx, off, len,
-					   rsp->cmd->inline_received,
-					   rsp->queue->dev->inline_data_size);
+					   rsp->cmd->in_capsule_received,
+					   rsp->queue->dev->in_capsule_size);
 		return status;
 	}
 
@@ -635,8 +636,8 @@ static u16 nvmet_rdma_map_sgl_inline(struct nvmet_rdma_rsp *rsp)
 	if (!len)
 		return 0;
 
-	nvmet_rdma_use_inline_sg(rsp, len, off);
-	rsp->flags |= NVMET_RDMA_REQ_INLINE_DATA;
+	nvmet_rdma_use_in_capsule_sg(rsp, len, off);
+	rsp->flags |= NVMET_RDMA_REQ_IN_CAPSULE_DATA;
 	rsp->req.transfer_len += len;
 	return 0;
 }
@@ -728,7 +729,7 @@ static u16 nvmet_rdma_map_sgl(struct nvmet_rdma_rsp *rsp)
 	status = nvmeof_classify_sgl(sgl->type, &kind);
 	switch (kind) {
 	case NVMEOF_SGL_IN_CAPSULE:
-		status = nvmet_rdma_map_sgl_inline(rsp);
+		status = nvmet_rdma_map_sgl_in_capsule(rsp);
 		break;
 	case NVMEOF_SGL_KEYED_INVALIDATE:
 		status = nvmet_rdma_map_sgl_keyed(rsp, sgl, true);
@@ -809,7 +810,7 @@ void nvmet_rdma_handle_command(struct nvmet_rdma_queue *queue,
 	ib_dma_sync_single_for_cpu(queue->dev->device,
 				   cmd->cmd->sge[0].addr, cmd->cmd->sge[0].length,
 				   DMA_FROM_DEVICE);
-	nvmet_rdma_sync_inline(queue->dev->device, cmd->cmd, true);
+	nvmet_rdma_sync_in_capsule(queue->dev->device, cmd->cmd, true);
 	ib_dma_sync_single_for_cpu(queue->dev->device,
 				   cmd->send_sge.addr, cmd->send_sge.length,
 				   DMA_TO_DEVICE);
@@ -887,7 +888,7 @@ void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 
 	cmd->queue = queue;
-	cmd->inline_received = wc->byte_len - sizeof(struct nvme_command);
+	cmd->in_capsule_received = wc->byte_len - sizeof(struct nvme_command);
 	rsp = nvmet_rdma_get_rsp(queue);
 	if (unlikely(!rsp)) {
 		/*

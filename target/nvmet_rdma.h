@@ -34,8 +34,8 @@
  * without a memory registration; the price is memory: every receive buffer
  * holds the full size (reported when a device is set up).
  */
-#define NVMET_RDMA_DEFAULT_INLINE_DATA_SIZE	PAGE_SIZE
-#define NVMET_RDMA_MAX_INLINE_DATA_SIZE		max_t(int, SZ_64K, PAGE_SIZE)
+#define NVMET_RDMA_DEFAULT_IN_CAPSULE_SIZE	PAGE_SIZE
+#define NVMET_RDMA_MAX_IN_CAPSULE_SIZE		max_t(int, SZ_64K, PAGE_SIZE)
 
 /* Assume mpsmin == device_page_size == 4KB */
 #define NVMET_RDMA_MAX_MDTS			8
@@ -48,20 +48,20 @@
 struct nvmet_rdma_srq;
 
 struct nvmet_rdma_cmd {
-	/* the command, then a page each of in-capsule data (inline_sg) */
+	/* the command, then a page each of in-capsule data (in_capsule_sg) */
 	struct ib_sge		*sge;
 	struct ib_cqe		cqe;
 	struct ib_recv_wr	wr;
-	struct scatterlist	*inline_sg;
+	struct scatterlist	*in_capsule_sg;
 	struct nvme_command     *nvme_cmd;
 	struct nvmet_rdma_queue	*queue;
 	struct nvmet_rdma_srq   *nsrq;
 	/* in-capsule data bytes the last receive into this buffer carried */
-	u32			inline_received;
+	u32			in_capsule_received;
 };
 
 enum {
-	NVMET_RDMA_REQ_INLINE_DATA	= (1 << 0),
+	NVMET_RDMA_REQ_IN_CAPSULE_DATA	= (1 << 0),
 	NVMET_RDMA_REQ_INVALIDATE_RKEY	= (1 << 1),
 	/* data buffers from nvmet_rdma_alloc_data_sgl(), not nvmet core */
 	NVMET_RDMA_REQ_CACHED_DATA	= (1 << 2),
@@ -224,8 +224,8 @@ struct nvmet_rdma_device {
 	size_t			srq_size;
 	struct kref		ref;
 	struct list_head	entry;
-	int			inline_data_size;
-	int			inline_page_count;
+	int			in_capsule_size;
+	int			in_capsule_pages;
 };
 
 /**

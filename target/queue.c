@@ -211,7 +211,7 @@ static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
 	} else {
 		/* +1 for drain */
 		qp_attr.cap.max_recv_wr = 1 + queue->recv_queue_size;
-		qp_attr.cap.max_recv_sge = 1 + ndev->inline_page_count;
+		qp_attr.cap.max_recv_sge = 1 + ndev->in_capsule_pages;
 	}
 
 	if (queue->port->pi_enable && queue->host_qid)

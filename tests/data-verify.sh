@@ -91,7 +91,7 @@ rig_check "16k write QD4 (in the capsule)" rig_fio_verify "$ns" write 16k 4 1 4M
 # in_capsule_16k - the 16 KiB writes came in the capsule, none by RDMA READ
 in_capsule_16k() {
 	local w='qid=[1-9][0-9]* cid=[0-9]+ opcode=0x1 data=' i k
-	i=$(grep -cE "${w}inline len=16384 " $T/trace)
+	i=$(grep -cE "${w}in_capsule len=16384 " $T/trace)
 	k=$(grep -cE "${w}keyed(_inv)? len=16384 " $T/trace)
 	rig_log "16 KiB writes: $i in the capsule, $k by RDMA READ"
 	[ "$i" -gt 0 ] && [ "$k" -eq 0 ]
