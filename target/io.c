@@ -35,7 +35,8 @@ static inline bool nvmet_rdma_post_begin(struct nvmet_rdma_rsp *rsp)
 
 	/* no other command holds send WRs (unsignalled SENDs' held aside) */
 	if (!queue->soft_device ||
-	    atomic_read(&queue->sq_wr_avail) + atomic_read(&queue->quiet_held) !=
+	    atomic_read(&queue->sq_wr_avail) +
+	    atomic_read(&queue->unsignalled_held) !=
 	    queue->sq_wr_max - 1 - rsp->n_rdma)
 		return false;
 	return nvmeof_post_begin();
@@ -275,7 +276,7 @@ static void nvmet_rdma_release_rsp(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvmet_rdma_queue *queue = rsp->queue;
 
-	atomic_add(1 + rsp->n_rdma + rsp->quiet_credits, &queue->sq_wr_avail);
+	atomic_add(1 + rsp->n_rdma + rsp->unsignalled_credits, &queue->sq_wr_avail);
 
 	nvmet_rdma_free_rsp_resources(rsp);
 
@@ -327,35 +328,36 @@ static void nvmet_rdma_error_comp(struct nvmet_rdma_queue *queue)
  * (the device copies it into the work request at post time) and the device
  * no longer reads its data pages. So most go in unsignalled SENDs and are
  * released right after the post: a CQ entry and a callback less per write.
- * One in quiet_mask + 1 is signalled, because on a hardware queue pair the
+ * One in signal_mask + 1 is signalled, because on a hardware queue pair the
  * slots of unsignalled work requests are free only once a later signalled
  * one completes: that one takes the credits the unsignalled ones posted
- * before it hold (quiet_held) and gives them back with its own. Responses
- * whose command still holds RDMA credits (a read failed after its WRITEs
- * were set up) stay signalled, and on iWARP those with remote invalidation:
- * siw takes inline data in a plain SEND only (it accepts an inline
- * SEND_WITH_INV, then fails the queue pair's send queue), and what other
- * iWARP devices do is untested.
+ * before it hold (unsignalled_held) and gives them back with its own.
+ * Responses whose command still holds RDMA credits (a read failed after its
+ * WRITEs were set up) stay signalled, and on iWARP those with remote
+ * invalidation: siw takes inline data in a plain SEND only (it accepts an
+ * inline SEND_WITH_INV, then fails the queue pair's send queue), and what
+ * other iWARP devices do is untested.
  */
-static bool nvmet_rdma_send_quietly(struct nvmet_rdma_rsp *rsp)
+static bool nvmet_rdma_send_unsignalled(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvmet_rdma_queue *queue = rsp->queue;
 
-	if (!queue->quiet_sends || rsp->n_rdma ||
-	    (!queue->quiet_inv && (rsp->flags & NVMET_RDMA_REQ_INVALIDATE_RKEY)))
+	if (!queue->unsignalled_sends || rsp->n_rdma ||
+	    (!queue->unsignalled_inv &&
+	     (rsp->flags & NVMET_RDMA_REQ_INVALIDATE_RKEY)))
 		return false;
-	if (atomic_inc_return(&queue->quiet_count) & queue->quiet_mask)
+	if (atomic_inc_return(&queue->unsignalled_count) & queue->signal_mask)
 		return true;
-	rsp->quiet_credits = atomic_xchg(&queue->quiet_held, 0);
+	rsp->unsignalled_credits = atomic_xchg(&queue->unsignalled_held, 0);
 	return false;
 }
 
-static void nvmet_rdma_post_quiet_response(struct nvmet_rdma_rsp *rsp)
+static void nvmet_rdma_post_unsignalled_response(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvmet_rdma_queue *queue = rsp->queue;
 
 	rsp->send_wr.send_flags = IB_SEND_INLINE;
-	rsp->send_wr.wr_cqe = &queue->quiet_cqe;
+	rsp->send_wr.wr_cqe = &queue->unsignalled_cqe;
 	rsp->send_wr.sg_list = &rsp->inline_sge;
 	if (!nvmet_rdma_post_response(rsp, &rsp->send_wr))
 		return;
@@ -364,20 +366,21 @@ static void nvmet_rdma_post_quiet_response(struct nvmet_rdma_rsp *rsp)
 	 * point completes: counted only now that the post is done, so that
 	 * no signalled SEND posted before it can give it back.
 	 */
-	atomic_inc(&queue->quiet_held);
+	atomic_inc(&queue->unsignalled_held);
 	nvmet_rdma_free_rsp_resources(rsp);
 	nvmet_rdma_put_rsp(rsp);
 }
 
 /**
- * nvmet_rdma_quiet_send_done() - completion of an unsignalled response SEND
+ * nvmet_rdma_unsignalled_send_done() - completion of an unsignalled
+ *	response SEND
  * @cq: the completion queue
- * @wc: the work completion, its wr_cqe being the queue's quiet_cqe
+ * @wc: the work completion, its wr_cqe being the queue's unsignalled_cqe
  *
  * Only a failed or flushed one completes, its response long released: a
  * failure other than a flush is a fatal controller error.
  */
-void nvmet_rdma_quiet_send_done(struct ib_cq *cq, struct ib_wc *wc)
+void nvmet_rdma_unsignalled_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct nvmet_rdma_queue *queue = wc->qp->qp_context;
 
@@ -432,7 +435,7 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 	 * A command refused before it ran (by nvmet_req_init() or the SGL
 	 * checks) took no send queue credit, yet its SEND takes a slot and
 	 * gives a credit back once released (or, unsignalled, through
-	 * quiet_held). So it takes one first, waiting for it like a command
+	 * unsignalled_held). So it takes one first, waiting for it like a command
 	 * does: stock posts it regardless, and every refused command added a
 	 * credit the queue pair does not have. After 500 of them, 32 reads of
 	 * 1 MiB on a send queue that holds one were all posted at once and
@@ -459,10 +462,10 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 		rsp->send_wr.opcode = IB_WR_SEND;
 	}
 
-	if (!data_out && nvmet_rdma_send_quietly(rsp)) {
+	if (!data_out && nvmet_rdma_send_unsignalled(rsp)) {
 		trace_nvmet_rdma_post_response(rsp, false);
 		nvmet_rdma_post_recv(rsp->queue->dev, rsp->cmd);
-		nvmet_rdma_post_quiet_response(rsp);
+		nvmet_rdma_post_unsignalled_response(rsp);
 		return;
 	}
 
@@ -902,7 +905,7 @@ void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	rsp->queue = queue;
 	rsp->cmd = cmd;
 	rsp->flags = 0;
-	rsp->quiet_credits = 0;
+	rsp->unsignalled_credits = 0;
 	rsp->req.cmd = cmd->nvme_cmd;
 	rsp->req.port = queue->port;
 	rsp->n_rdma = 0;

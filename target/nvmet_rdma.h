@@ -105,7 +105,7 @@ struct nvmet_rdma_rsp {
 	/* the CQE by its kernel address, for a SEND with IB_SEND_INLINE */
 	struct ib_sge		inline_sge;
 	/* unsignalled SENDs' send queue credits this SEND's completion returns */
-	u32			quiet_credits;
+	u32			unsignalled_credits;
 
 	struct nvmet_rdma_cmd	*cmd;
 	struct nvmet_rdma_queue	*queue;
@@ -152,17 +152,18 @@ struct nvmet_rdma_queue {
 	bool			premapped;
 	/*
 	 * Responses without data out go in unsignalled inline SENDs, one in
-	 * quiet_mask + 1 signalled (io.c nvmet_rdma_send_quietly()); the
+	 * signal_mask + 1 signalled (io.c nvmet_rdma_send_unsignalled()); the
 	 * send queue credits of the unsignalled ones posted since the last
-	 * signalled one are held in quiet_held. Errors and flushes of the
-	 * unsignalled ones complete on quiet_cqe.
+	 * signalled one are held in unsignalled_held. Errors and flushes of
+	 * the unsignalled ones complete on unsignalled_cqe.
 	 */
-	bool			quiet_sends;
-	bool			quiet_inv;	/* also SEND_WITH_INV (not iWARP) */
-	u32			quiet_mask;
-	atomic_t		quiet_count;
-	atomic_t		quiet_held;
-	struct ib_cqe		quiet_cqe;
+	bool			unsignalled_sends;
+	/* also SEND_WITH_INV (not iWARP) */
+	bool			unsignalled_inv;
+	u32			signal_mask;
+	atomic_t		unsignalled_count;
+	atomic_t		unsignalled_held;
+	struct ib_cqe		unsignalled_cqe;
 	struct nvmet_rdma_device *dev;
 	struct nvmet_rdma_srq   *nsrq;
 	spinlock_t		state_lock; /* protects state and rsp_wait_list */
@@ -301,7 +302,7 @@ int nvmet_rdma_post_recv(struct nvmet_rdma_device *ndev,
 			 struct nvmet_rdma_cmd *cmd);
 void nvmet_rdma_free_rsp_resources(struct nvmet_rdma_rsp *rsp);
 void nvmet_rdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
-void nvmet_rdma_quiet_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void nvmet_rdma_unsignalled_send_done(struct ib_cq *cq, struct ib_wc *wc);
 void nvmet_rdma_queue_response(struct nvmet_req *req);
 void nvmet_rdma_read_data_done(struct ib_cq *cq, struct ib_wc *wc);
 void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc);

@@ -145,31 +145,31 @@ MODULE_PARM_DESC(unsignalled_responses,
 		 "Send responses without data out (writes, most admin commands) in unsignalled inline SENDs, one in queue depth / 8 signalled (default Y; N = every response signalled, as stock)");
 
 /*
- * Unsignalled responses (io.c nvmet_rdma_send_quietly()): one SEND in
+ * Unsignalled responses (io.c nvmet_rdma_send_unsignalled()): one SEND in
  * send_queue_size / 8 (a power of two) is signalled. The unsignalled ones
  * posted since the last signalled one keep their credits -- at most
- * quiet_mask of them when no signalled SEND is in flight to return them --
+ * signal_mask of them when no signalled SEND is in flight to return them --
  * so the send queue must hold that many besides the largest command (its
  * SEND and up to one RDMA READ/WRITE per page), or a lone command could
  * wait for credits nothing will return. rdma_rw's share of the queue (a
  * work request or more per command and page group) normally leaves ample
  * room; where it does not, every SEND is signalled.
  */
-static void nvmet_rdma_init_quiet_sends(struct nvmet_rdma_queue *queue,
-					const struct ib_qp_cap *cap)
+static void nvmet_rdma_init_unsignalled_sends(struct nvmet_rdma_queue *queue,
+					      const struct ib_qp_cap *cap)
 {
 	u32 largest = 1 + (1 << NVMET_RDMA_MAX_MDTS);
 
-	queue->quiet_mask = rounddown_pow_of_two(max(queue->send_queue_size / 8,
-						     1)) - 1;
-	queue->quiet_sends = nvmet_rdma_unsignalled_responses &&
+	queue->signal_mask =
+		rounddown_pow_of_two(max(queue->send_queue_size / 8, 1)) - 1;
+	queue->unsignalled_sends = nvmet_rdma_unsignalled_responses &&
 		cap->max_inline_data >= sizeof(struct nvme_completion) &&
-		cap->max_send_wr > queue->quiet_mask + largest;
-	queue->quiet_inv = !rdma_protocol_iwarp(queue->dev->device,
-						queue->cm_id->port_num);
-	atomic_set(&queue->quiet_count, 0);
-	atomic_set(&queue->quiet_held, 0);
-	queue->quiet_cqe.done = nvmet_rdma_quiet_send_done;
+		cap->max_send_wr > queue->signal_mask + largest;
+	queue->unsignalled_inv = !rdma_protocol_iwarp(queue->dev->device,
+						      queue->cm_id->port_num);
+	atomic_set(&queue->unsignalled_count, 0);
+	atomic_set(&queue->unsignalled_held, 0);
+	queue->unsignalled_cqe.done = nvmet_rdma_unsignalled_send_done;
 }
 
 static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
@@ -235,7 +235,7 @@ static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
 	queue->sq_wr_max = qp_attr.cap.max_send_wr;
 	queue->soft_device = ib_uses_virt_dma(ndev->device);
 	atomic_set(&queue->sq_wr_avail, qp_attr.cap.max_send_wr);
-	nvmet_rdma_init_quiet_sends(queue, &qp_attr.cap);
+	nvmet_rdma_init_unsignalled_sends(queue, &qp_attr.cap);
 
 	pr_debug("%s: max_cqe= %d max_sge= %d sq_size = %d cm_id= %p\n",
 		 __func__, queue->cq->cqe, qp_attr.cap.max_send_sge,
