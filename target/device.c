@@ -363,9 +363,10 @@ static void nvmet_rdma_fit_port_in_capsule(struct nvmet_port *nport,
 
 /*
  * A port asking for T10-PI on a device without integrity offload serves
- * without it, with a warning (as stock) -- also when another port brought
- * the device up first: stock checks only then, and the port's next queue
- * pair, created with integrity enabled, fails on such a device.
+ * without it, with a warning, as stock, so that nvmet offers its hosts no
+ * PI there and they connect. Checked for every port that uses the device,
+ * not only the one that sets it up: a queue pair created with integrity
+ * enabled fails on such a device.
  */
 static void nvmet_rdma_fit_port_pi(struct nvmet_port *nport,
 				   struct ib_device *device)
@@ -441,10 +442,10 @@ nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 		goto out_err;
 
 	/*
-	 * A receive takes an SGE per page of in-capsule data: the device's
-	 * limit for receive queues, and for its SRQs when they are used
-	 * (stock used max(max_sge_rd, max_recv_sge), which a device with
-	 * fewer receive than RDMA READ SGEs cannot create a queue pair for).
+	 * A receive takes an SGE per page of in-capsule data: within the
+	 * device's limit for receive queues, and for its SRQs when they are
+	 * used (not max_sge_rd, an RDMA READ limit: where that is the larger,
+	 * a queue pair asking for as many receive SGEs could not be created).
 	 */
 	recv_sge = attrs->max_recv_sge;
 	if (nvmet_rdma_srqs_usable(attrs))

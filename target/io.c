@@ -22,12 +22,11 @@ static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp);
 /*
  * Posting on a software RDMA device runs its send engine before returning
  * instead of from ksoftirqd (see post_context.h): for a command that
- * completes in our own completion worker (a backend that finishes inline,
- * as null_blk or a page-cache hit), one wakeup and two context switches
- * less per post. Only for a command alone on its queue: with others in
- * flight, running each one's exchange to the end right away would take
- * away the batching that ksoftirqd gets (measured: 4 KiB QD32 randwrite
- * 1 % slower when done for every command).
+ * completes in our own completion worker (a backend that completes before
+ * returning, as null_blk or a page-cache hit), one wakeup and two context
+ * switches less per post. Only for a command alone on its queue: with
+ * others in flight, running each one's exchange to the end right away
+ * would take away the batching that ksoftirqd gets.
  */
 static inline bool nvmet_rdma_post_begin(struct nvmet_rdma_rsp *rsp)
 {
@@ -90,8 +89,7 @@ nvmet_rdma_get_rsp(struct nvmet_rdma_queue *queue)
  * there (behind swiotlb the data is still in the bounce buffer until then;
  * on a CPU without coherent DMA, stale cache lines would be read), and back
  * to the device before the buffer is posted again. Only the pages that
- * receive filled; nothing on a software device (virtual DMA). Stock syncs
- * the command alone.
+ * receive filled; nothing on a software device (virtual DMA).
  */
 static void nvmet_rdma_sync_in_capsule(struct ib_device *dev,
 				       struct nvmet_rdma_cmd *cmd, bool for_cpu)
@@ -435,13 +433,10 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 	 * A command refused before it ran (by nvmet_req_init() or the SGL
 	 * checks) took no send queue credit, yet its SEND takes a slot and
 	 * gives a credit back once released (or, unsignalled, through
-	 * unsignalled_held). So it takes one first, waiting for it like a command
-	 * does: stock posts it regardless, and every refused command added a
-	 * credit the queue pair does not have. After 500 of them, 32 reads of
-	 * 1 MiB on a send queue that holds one were all posted at once and
-	 * most failed with -ENOMEM, their commands never answered; and a burst
-	 * of refusals on such a queue overflowed it by itself (found by
-	 * hostile-host's rejects-then-reads).
+	 * unsignalled_held). So it takes one first, waiting for it like a
+	 * command does: posted without one, every refusal would add a credit
+	 * the queue pair does not have, until posts overflow the send queue
+	 * and fail, their commands never answered.
 	 */
 	if (unlikely(!(rsp->flags & NVMET_RDMA_REQ_SQ_CREDITS))) {
 		struct nvmet_rdma_queue *queue = rsp->queue;
@@ -742,7 +737,7 @@ static u16 nvmet_rdma_map_sgl(struct nvmet_rdma_rsp *rsp)
 		break;
 	/*
 	 * Rate limited like the other refusals here: a host can send these
-	 * as fast as the queue turns around (stock logs every one).
+	 * as fast as the queue turns around.
 	 */
 	case NVMEOF_SGL_BAD_SUBTYPE:
 		pr_err_ratelimited("queue %d: invalid SGL subtype %#x: rejected\n",

@@ -28,11 +28,12 @@
 #include "page_stack.h"
 
 /*
- * In-capsule data: a page by default (as stock), up to 64 KiB (stock: 16
- * KiB) where the device takes enough receive SGEs, one per page. A write
- * that fits goes without the RDMA READ round trip and, from our host,
- * without a memory registration; the price is memory: every receive buffer
- * holds the full size (reported when a device is set up).
+ * In-capsule data: a page by default, as stock, so that a port left at its
+ * default advertises hosts the same capsule size (IOCCSZ); up to 64 KiB
+ * where the device takes enough receive SGEs, one per page. A write that
+ * fits goes without the RDMA READ round trip and, from our host, without a
+ * memory registration; the price is memory: every receive buffer holds the
+ * full size (reported when a device is set up).
  */
 #define NVMET_RDMA_DEFAULT_IN_CAPSULE_SIZE	PAGE_SIZE
 #define NVMET_RDMA_MAX_IN_CAPSULE_SIZE		max_t(int, SZ_64K, PAGE_SIZE)

@@ -142,7 +142,7 @@ static bool nvmet_rdma_unsignalled_responses = true;
 module_param_named(unsignalled_responses, nvmet_rdma_unsignalled_responses,
 		   bool, 0444);
 MODULE_PARM_DESC(unsignalled_responses,
-		 "Send responses without data out (writes, most admin commands) in unsignalled inline SENDs, one in queue depth / 8 signalled (default Y; N = every response signalled, as stock)");
+		 "Send responses without data out (writes, most admin commands) in unsignalled inline SENDs, one in queue depth / 8 signalled (default Y; N = every response signalled)");
 
 /*
  * Unsignalled responses (io.c nvmet_rdma_send_unsignalled()): one SEND in
@@ -222,7 +222,7 @@ static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
 		qp_attr.cap.max_inline_data = sizeof(struct nvme_completion);
 	ret = rdma_create_qp(queue->cm_id, ndev->pd, &qp_attr);
 	if (ret && qp_attr.cap.max_inline_data) {
-		/* a device without inline data: every SEND signalled, as stock */
+		/* a device without inline data: every SEND signalled */
 		qp_attr.cap.max_inline_data = 0;
 		ret = rdma_create_qp(queue->cm_id, ndev->pd, &qp_attr);
 	}
@@ -608,7 +608,7 @@ static void nvmet_rdma_queue_established(struct nvmet_rdma_queue *queue)
 	 * Not here: this is the CM handler, under the cm_id's handler_mutex,
 	 * and a Connect command takes nvmet_config_sem, which disabling a
 	 * port holds while destroying its listening cm_id (handler_mutex):
-	 * lockdep's circular dependency in stock, seen on the debug kernel.
+	 * the two locks would be taken in both orders.
 	 */
 	if (!list_empty(&queue->rsp_wait_list))
 		queue_work(nvmet_rdma_wq, &queue->wait_list_work);
@@ -712,9 +712,9 @@ static void nvmet_rdma_queue_connect_fail(struct rdma_cm_id *cm_id,
  * so we only need to handle the listening port cm_ids. In this case
  * we nullify the priv to prevent double cm_id destruction and destroying
  * the cm_id implicitely by returning a non-zero rc to the callout.
- * The port then tries to listen again every 5 seconds (stock leaves it
- * deaf until it is disabled and enabled by hand), so that it serves again
- * once a device has its address: a driver reload, a re-added soft device.
+ * The port then tries to listen again every 5 seconds, so that it serves
+ * again once a device has its address: a driver reload, a re-added soft
+ * device.
  */
 static int nvmet_rdma_device_removal(struct rdma_cm_id *cm_id,
 				     struct nvmet_rdma_queue *queue)
@@ -823,10 +823,11 @@ int nvmet_rdma_cm_handler(struct rdma_cm_id *cm_id,
  * The RDMA CM private data named the queue this connection is for, and the
  * connection was sized for that queue (an admin queue's: at most
  * NVME_AQ_DEPTH entries and no in-capsule data). A Connect for another
- * queue is refused: stock took it and made an I/O queue of a connection
- * set up as an admin queue. (A Connect sqsize other than the CM's hsqsize
- * is taken, as stock does: the receive queue bounds what the host can have
- * outstanding, nvmet's SQ size only where SQ head wraps.)
+ * queue is refused: it would make, say, an I/O queue of a connection set
+ * up as an admin queue. A Connect sqsize other than the CM's hsqsize is
+ * taken, as stock, so that hosts that connect to stock connect here: the
+ * receive queue bounds what the host can have outstanding, nvmet's SQ size
+ * only where SQ head wraps.
  *
  * Return: 0, or NVME_SC_CONNECT_INVALID_PARAM | NVME_STATUS_DNR.
  */

@@ -49,12 +49,12 @@
 static unsigned int nvmet_rdma_cached_pages = 64;
 module_param_named(cached_pages, nvmet_rdma_cached_pages, uint, 0444);
 MODULE_PARM_DESC(cached_pages,
-		 "Free data pages each I/O queue keeps for reuse (default 64 = 256 KiB with 4 KiB pages; 0 = allocate every I/O as stock does)");
+		 "Free data pages each I/O queue keeps for reuse (default 64 = 256 KiB with 4 KiB pages; 0 = allocate every I/O)");
 
 static bool nvmet_rdma_premap_data = true;
 module_param_named(premap_data, nvmet_rdma_premap_data, bool, 0444);
 MODULE_PARM_DESC(premap_data,
-		 "Keep the I/O queues' data pages DMA-mapped while cached and post their RDMA READ/WRITE directly, on IB and RoCE (default Y; N = map every transfer through rdma_rw, as stock does; iWARP always does)");
+		 "Keep the I/O queues' data pages DMA-mapped while cached and post their RDMA READ/WRITE directly, on IB and RoCE (default Y; N = map every transfer through rdma_rw, as iWARP always does)");
 
 /**
  * nvmet_rdma_page_cache_init() - set up a queue's page cache (empty)
