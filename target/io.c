@@ -22,12 +22,11 @@ static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp);
 /*
  * Posting on a software RDMA device runs its send engine before returning
  * instead of from ksoftirqd (see post_context.h): for a command that
- * completes in our own completion worker (a backend that finishes inline,
- * as null_blk or a page-cache hit), one wakeup and two context switches
- * less per post. Only for a command alone on its queue: with others in
- * flight, running each one's exchange to the end right away would take
- * away the batching that ksoftirqd gets (measured: 4 KiB QD32 randwrite
- * 1 % slower when done for every command).
+ * completes in our own completion worker (a backend that completes before
+ * returning, as null_blk or a page-cache hit), one wakeup and two context
+ * switches less per post. Only for a command alone on its queue: with
+ * others in flight, running each one's exchange to the end right away
+ * would take away the batching that ksoftirqd gets.
  */
 static inline bool nvmet_rdma_post_begin(struct nvmet_rdma_rsp *rsp)
 {
@@ -35,7 +34,8 @@ static inline bool nvmet_rdma_post_begin(struct nvmet_rdma_rsp *rsp)
 
 	/* no other command holds send WRs (unsignalled SENDs' held aside) */
 	if (!queue->soft_device ||
-	    atomic_read(&queue->sq_wr_avail) + atomic_read(&queue->quiet_held) !=
+	    atomic_read(&queue->sq_wr_avail) +
+	    atomic_read(&queue->unsignalled_held) !=
 	    queue->sq_wr_max - 1 - rsp->n_rdma)
 		return false;
 	return nvmeof_post_begin();
@@ -45,7 +45,7 @@ static inline bool nvmet_rdma_need_data_in(struct nvmet_rdma_rsp *rsp)
 {
 	return nvme_is_write(rsp->req.cmd) &&
 		rsp->req.transfer_len &&
-		!(rsp->flags & NVMET_RDMA_REQ_INLINE_DATA);
+		!(rsp->flags & NVMET_RDMA_REQ_IN_CAPSULE_DATA);
 }
 
 static inline bool nvmet_rdma_need_data_out(struct nvmet_rdma_rsp *rsp)
@@ -53,7 +53,7 @@ static inline bool nvmet_rdma_need_data_out(struct nvmet_rdma_rsp *rsp)
 	return !nvme_is_write(rsp->req.cmd) &&
 		rsp->req.transfer_len &&
 		!rsp->req.cqe->status &&
-		!(rsp->flags & NVMET_RDMA_REQ_INLINE_DATA);
+		!(rsp->flags & NVMET_RDMA_REQ_IN_CAPSULE_DATA);
 }
 
 static inline struct nvmet_rdma_rsp *
@@ -89,13 +89,12 @@ nvmet_rdma_get_rsp(struct nvmet_rdma_queue *queue)
  * there (behind swiotlb the data is still in the bounce buffer until then;
  * on a CPU without coherent DMA, stale cache lines would be read), and back
  * to the device before the buffer is posted again. Only the pages that
- * receive filled; nothing on a software device (virtual DMA). Stock syncs
- * the command alone.
+ * receive filled; nothing on a software device (virtual DMA).
  */
-static void nvmet_rdma_sync_inline(struct ib_device *dev,
-				   struct nvmet_rdma_cmd *cmd, bool for_cpu)
+static void nvmet_rdma_sync_in_capsule(struct ib_device *dev,
+				       struct nvmet_rdma_cmd *cmd, bool for_cpu)
 {
-	u32 pages = min_t(u32, DIV_ROUND_UP(cmd->inline_received, PAGE_SIZE),
+	u32 pages = min_t(u32, DIV_ROUND_UP(cmd->in_capsule_received, PAGE_SIZE),
 			  cmd->wr.num_sge - 1);
 	struct ib_sge *sge;
 
@@ -126,7 +125,7 @@ int nvmet_rdma_post_recv(struct nvmet_rdma_device *ndev,
 	ib_dma_sync_single_for_device(ndev->device,
 				      cmd->sge[0].addr, cmd->sge[0].length,
 				      DMA_FROM_DEVICE);
-	nvmet_rdma_sync_inline(ndev->device, cmd, false);
+	nvmet_rdma_sync_in_capsule(ndev->device, cmd, false);
 
 	if (cmd->nsrq)
 		ret = ib_post_srq_recv(cmd->nsrq->srq, &cmd->wr, NULL);
@@ -266,8 +265,8 @@ void nvmet_rdma_free_rsp_resources(struct nvmet_rdma_rsp *rsp)
 	if (rsp->n_rdma)
 		nvmet_rdma_rw_destroy(rsp);
 
-	if (rsp->req.sg < rsp->cmd->inline_sg ||
-	    rsp->req.sg >= rsp->cmd->inline_sg + queue->dev->inline_page_count)
+	if (rsp->req.sg < rsp->cmd->in_capsule_sg ||
+	    rsp->req.sg >= rsp->cmd->in_capsule_sg + queue->dev->in_capsule_pages)
 		nvmet_rdma_free_data_sgl(rsp);
 }
 
@@ -275,7 +274,7 @@ static void nvmet_rdma_release_rsp(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvmet_rdma_queue *queue = rsp->queue;
 
-	atomic_add(1 + rsp->n_rdma + rsp->quiet_credits, &queue->sq_wr_avail);
+	atomic_add(1 + rsp->n_rdma + rsp->unsignalled_credits, &queue->sq_wr_avail);
 
 	nvmet_rdma_free_rsp_resources(rsp);
 
@@ -327,35 +326,36 @@ static void nvmet_rdma_error_comp(struct nvmet_rdma_queue *queue)
  * (the device copies it into the work request at post time) and the device
  * no longer reads its data pages. So most go in unsignalled SENDs and are
  * released right after the post: a CQ entry and a callback less per write.
- * One in quiet_mask + 1 is signalled, because on a hardware queue pair the
+ * One in signal_mask + 1 is signalled, because on a hardware queue pair the
  * slots of unsignalled work requests are free only once a later signalled
  * one completes: that one takes the credits the unsignalled ones posted
- * before it hold (quiet_held) and gives them back with its own. Responses
- * whose command still holds RDMA credits (a read failed after its WRITEs
- * were set up) stay signalled, and on iWARP those with remote invalidation:
- * siw takes inline data in a plain SEND only (it accepts an inline
- * SEND_WITH_INV, then fails the queue pair's send queue), and what other
- * iWARP devices do is untested.
+ * before it hold (unsignalled_held) and gives them back with its own.
+ * Responses whose command still holds RDMA credits (a read failed after its
+ * WRITEs were set up) stay signalled, and on iWARP those with remote
+ * invalidation: siw takes inline data in a plain SEND only (it accepts an
+ * inline SEND_WITH_INV, then fails the queue pair's send queue), and what
+ * other iWARP devices do is untested.
  */
-static bool nvmet_rdma_send_quietly(struct nvmet_rdma_rsp *rsp)
+static bool nvmet_rdma_send_unsignalled(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvmet_rdma_queue *queue = rsp->queue;
 
-	if (!queue->quiet_sends || rsp->n_rdma ||
-	    (!queue->quiet_inv && (rsp->flags & NVMET_RDMA_REQ_INVALIDATE_RKEY)))
+	if (!queue->unsignalled_sends || rsp->n_rdma ||
+	    (!queue->unsignalled_inv &&
+	     (rsp->flags & NVMET_RDMA_REQ_INVALIDATE_RKEY)))
 		return false;
-	if (atomic_inc_return(&queue->quiet_count) & queue->quiet_mask)
+	if (atomic_inc_return(&queue->unsignalled_count) & queue->signal_mask)
 		return true;
-	rsp->quiet_credits = atomic_xchg(&queue->quiet_held, 0);
+	rsp->unsignalled_credits = atomic_xchg(&queue->unsignalled_held, 0);
 	return false;
 }
 
-static void nvmet_rdma_post_quiet_response(struct nvmet_rdma_rsp *rsp)
+static void nvmet_rdma_post_unsignalled_response(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvmet_rdma_queue *queue = rsp->queue;
 
 	rsp->send_wr.send_flags = IB_SEND_INLINE;
-	rsp->send_wr.wr_cqe = &queue->quiet_cqe;
+	rsp->send_wr.wr_cqe = &queue->unsignalled_cqe;
 	rsp->send_wr.sg_list = &rsp->inline_sge;
 	if (!nvmet_rdma_post_response(rsp, &rsp->send_wr))
 		return;
@@ -364,20 +364,21 @@ static void nvmet_rdma_post_quiet_response(struct nvmet_rdma_rsp *rsp)
 	 * point completes: counted only now that the post is done, so that
 	 * no signalled SEND posted before it can give it back.
 	 */
-	atomic_inc(&queue->quiet_held);
+	atomic_inc(&queue->unsignalled_held);
 	nvmet_rdma_free_rsp_resources(rsp);
 	nvmet_rdma_put_rsp(rsp);
 }
 
 /**
- * nvmet_rdma_quiet_send_done() - completion of an unsignalled response SEND
+ * nvmet_rdma_unsignalled_send_done() - completion of an unsignalled
+ *	response SEND
  * @cq: the completion queue
- * @wc: the work completion, its wr_cqe being the queue's quiet_cqe
+ * @wc: the work completion, its wr_cqe being the queue's unsignalled_cqe
  *
  * Only a failed or flushed one completes, its response long released: a
  * failure other than a flush is a fatal controller error.
  */
-void nvmet_rdma_quiet_send_done(struct ib_cq *cq, struct ib_wc *wc)
+void nvmet_rdma_unsignalled_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct nvmet_rdma_queue *queue = wc->qp->qp_context;
 
@@ -432,13 +433,10 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 	 * A command refused before it ran (by nvmet_req_init() or the SGL
 	 * checks) took no send queue credit, yet its SEND takes a slot and
 	 * gives a credit back once released (or, unsignalled, through
-	 * quiet_held). So it takes one first, waiting for it like a command
-	 * does: stock posts it regardless, and every refused command added a
-	 * credit the queue pair does not have. After 500 of them, 32 reads of
-	 * 1 MiB on a send queue that holds one were all posted at once and
-	 * most failed with -ENOMEM, their commands never answered; and a burst
-	 * of refusals on such a queue overflowed it by itself (found by
-	 * hostile-host's rejects-then-reads).
+	 * unsignalled_held). So it takes one first, waiting for it like a
+	 * command does: posted without one, every refusal would add a credit
+	 * the queue pair does not have, until posts overflow the send queue
+	 * and fail, their commands never answered.
 	 */
 	if (unlikely(!(rsp->flags & NVMET_RDMA_REQ_SQ_CREDITS))) {
 		struct nvmet_rdma_queue *queue = rsp->queue;
@@ -459,10 +457,10 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 		rsp->send_wr.opcode = IB_WR_SEND;
 	}
 
-	if (!data_out && nvmet_rdma_send_quietly(rsp)) {
+	if (!data_out && nvmet_rdma_send_unsignalled(rsp)) {
 		trace_nvmet_rdma_post_response(rsp, false);
 		nvmet_rdma_post_recv(rsp->queue->dev, rsp->cmd);
-		nvmet_rdma_post_quiet_response(rsp);
+		nvmet_rdma_post_unsignalled_response(rsp);
 		return;
 	}
 
@@ -581,8 +579,8 @@ void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc)
 	nvmet_rdma_post_response(rsp, &rsp->send_wr);
 }
 
-static void nvmet_rdma_use_inline_sg(struct nvmet_rdma_rsp *rsp, u32 len,
-				     u64 off)
+static void nvmet_rdma_use_in_capsule_sg(struct nvmet_rdma_rsp *rsp, u32 len,
+					 u64 off)
 {
 	u64 page_off = off % PAGE_SIZE;
 	u64 page_idx = off / PAGE_SIZE;
@@ -590,7 +588,7 @@ static void nvmet_rdma_use_inline_sg(struct nvmet_rdma_rsp *rsp, u32 len,
 	struct scatterlist *sg;
 	int i;
 
-	sg = &rsp->cmd->inline_sg[page_idx];
+	sg = &rsp->cmd->in_capsule_sg[page_idx];
 	for (i = 0; i < sg_count; i++, sg++) {
 		if (i < sg_count - 1)
 			sg_unmark_end(sg);
@@ -602,11 +600,11 @@ static void nvmet_rdma_use_inline_sg(struct nvmet_rdma_rsp *rsp, u32 len,
 		page_off = 0;
 	}
 
-	rsp->req.sg = &rsp->cmd->inline_sg[page_idx];
+	rsp->req.sg = &rsp->cmd->in_capsule_sg[page_idx];
 	rsp->req.sg_cnt = sg_count;
 }
 
-static u16 nvmet_rdma_map_sgl_inline(struct nvmet_rdma_rsp *rsp)
+static u16 nvmet_rdma_map_sgl_in_capsule(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvme_sgl_desc *sgl = &rsp->req.cmd->common.dptr.sgl;
 	u64 off = le64_to_cpu(sgl->addr);
@@ -615,19 +613,20 @@ static u16 nvmet_rdma_map_sgl_inline(struct nvmet_rdma_rsp *rsp)
 
 	/*
 	 * Only a write may carry in-capsule data, and [off, off + len) must
-	 * lie within the inline data received; off + len is overflow checked.
+	 * lie within the in-capsule data received; off + len is overflow
+	 * checked.
 	 */
 	status = nvmeof_check_in_capsule_sgl(off, len,
-					 rsp->queue->dev->inline_data_size,
-					 rsp->cmd->inline_received,
-					 nvme_is_write(rsp->req.cmd),
-					 &rsp->req.error_loc);
+					     rsp->queue->dev->in_capsule_size,
+					     rsp->cmd->in_capsule_received,
+					     nvme_is_write(rsp->req.cmd),
+					     &rsp->req.error_loc);
 	if (status) {
 		if (nvme_is_write(rsp->req.cmd))
 			pr_err_ratelimited("queue %d: in-capsule data offset %llu length %u outside the %u bytes received (%u offered)\n",
 					   rsp->queue->idx, off, len,
-					   rsp->cmd->inline_received,
-					   rsp->queue->dev->inline_data_size);
+					   rsp->cmd->in_capsule_received,
+					   rsp->queue->dev->in_capsule_size);
 		return status;
 	}
 
@@ -635,8 +634,8 @@ static u16 nvmet_rdma_map_sgl_inline(struct nvmet_rdma_rsp *rsp)
 	if (!len)
 		return 0;
 
-	nvmet_rdma_use_inline_sg(rsp, len, off);
-	rsp->flags |= NVMET_RDMA_REQ_INLINE_DATA;
+	nvmet_rdma_use_in_capsule_sg(rsp, len, off);
+	rsp->flags |= NVMET_RDMA_REQ_IN_CAPSULE_DATA;
 	rsp->req.transfer_len += len;
 	return 0;
 }
@@ -728,7 +727,7 @@ static u16 nvmet_rdma_map_sgl(struct nvmet_rdma_rsp *rsp)
 	status = nvmeof_classify_sgl(sgl->type, &kind);
 	switch (kind) {
 	case NVMEOF_SGL_IN_CAPSULE:
-		status = nvmet_rdma_map_sgl_inline(rsp);
+		status = nvmet_rdma_map_sgl_in_capsule(rsp);
 		break;
 	case NVMEOF_SGL_KEYED_INVALIDATE:
 		status = nvmet_rdma_map_sgl_keyed(rsp, sgl, true);
@@ -738,7 +737,7 @@ static u16 nvmet_rdma_map_sgl(struct nvmet_rdma_rsp *rsp)
 		break;
 	/*
 	 * Rate limited like the other refusals here: a host can send these
-	 * as fast as the queue turns around (stock logs every one).
+	 * as fast as the queue turns around.
 	 */
 	case NVMEOF_SGL_BAD_SUBTYPE:
 		pr_err_ratelimited("queue %d: invalid SGL subtype %#x: rejected\n",
@@ -809,7 +808,7 @@ void nvmet_rdma_handle_command(struct nvmet_rdma_queue *queue,
 	ib_dma_sync_single_for_cpu(queue->dev->device,
 				   cmd->cmd->sge[0].addr, cmd->cmd->sge[0].length,
 				   DMA_FROM_DEVICE);
-	nvmet_rdma_sync_inline(queue->dev->device, cmd->cmd, true);
+	nvmet_rdma_sync_in_capsule(queue->dev->device, cmd->cmd, true);
 	ib_dma_sync_single_for_cpu(queue->dev->device,
 				   cmd->send_sge.addr, cmd->send_sge.length,
 				   DMA_TO_DEVICE);
@@ -887,7 +886,7 @@ void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 
 	cmd->queue = queue;
-	cmd->inline_received = wc->byte_len - sizeof(struct nvme_command);
+	cmd->in_capsule_received = wc->byte_len - sizeof(struct nvme_command);
 	rsp = nvmet_rdma_get_rsp(queue);
 	if (unlikely(!rsp)) {
 		/*
@@ -901,7 +900,7 @@ void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	rsp->queue = queue;
 	rsp->cmd = cmd;
 	rsp->flags = 0;
-	rsp->quiet_credits = 0;
+	rsp->unsignalled_credits = 0;
 	rsp->req.cmd = cmd->nvme_cmd;
 	rsp->req.port = queue->port;
 	rsp->n_rdma = 0;

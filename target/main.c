@@ -87,19 +87,8 @@ const struct nvmet_fabrics_ops nvmet_rdma_ops = {
 static void nvmet_rdma_remove_one(struct ib_device *ib_device, void *client_data)
 {
 	struct nvmet_rdma_queue *queue, *tmp;
-	struct nvmet_rdma_device *ndev;
-	bool found = false;
 
-	mutex_lock(&nvmet_rdma_device_list_mutex);
-	list_for_each_entry(ndev, &nvmet_rdma_device_list, entry) {
-		if (ndev->device == ib_device) {
-			found = true;
-			break;
-		}
-	}
-	mutex_unlock(&nvmet_rdma_device_list_mutex);
-
-	if (!found)
+	if (!nvmet_rdma_has_device(ib_device))
 		return;
 
 	/*

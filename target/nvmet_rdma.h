@@ -28,14 +28,15 @@
 #include "page_stack.h"
 
 /*
- * In-capsule data: a page by default (as stock), up to 64 KiB (stock: 16
- * KiB) where the device takes enough receive SGEs, one per page. A write
- * that fits goes without the RDMA READ round trip and, from our host,
- * without a memory registration; the price is memory: every receive buffer
- * holds the full size (reported when a device is set up).
+ * In-capsule data: a page by default, as stock, so that a port left at its
+ * default advertises hosts the same capsule size (IOCCSZ); up to 64 KiB
+ * where the device takes enough receive SGEs, one per page. A write that
+ * fits goes without the RDMA READ round trip and, from our host, without a
+ * memory registration; the price is memory: every receive buffer holds the
+ * full size (reported when a device is set up).
  */
-#define NVMET_RDMA_DEFAULT_INLINE_DATA_SIZE	PAGE_SIZE
-#define NVMET_RDMA_MAX_INLINE_DATA_SIZE		max_t(int, SZ_64K, PAGE_SIZE)
+#define NVMET_RDMA_DEFAULT_IN_CAPSULE_SIZE	PAGE_SIZE
+#define NVMET_RDMA_MAX_IN_CAPSULE_SIZE		max_t(int, SZ_64K, PAGE_SIZE)
 
 /* Assume mpsmin == device_page_size == 4KB */
 #define NVMET_RDMA_MAX_MDTS			8
@@ -48,20 +49,20 @@
 struct nvmet_rdma_srq;
 
 struct nvmet_rdma_cmd {
-	/* the command, then a page each of in-capsule data (inline_sg) */
+	/* the command, then a page each of in-capsule data (in_capsule_sg) */
 	struct ib_sge		*sge;
 	struct ib_cqe		cqe;
 	struct ib_recv_wr	wr;
-	struct scatterlist	*inline_sg;
+	struct scatterlist	*in_capsule_sg;
 	struct nvme_command     *nvme_cmd;
 	struct nvmet_rdma_queue	*queue;
 	struct nvmet_rdma_srq   *nsrq;
 	/* in-capsule data bytes the last receive into this buffer carried */
-	u32			inline_received;
+	u32			in_capsule_received;
 };
 
 enum {
-	NVMET_RDMA_REQ_INLINE_DATA	= (1 << 0),
+	NVMET_RDMA_REQ_IN_CAPSULE_DATA	= (1 << 0),
 	NVMET_RDMA_REQ_INVALIDATE_RKEY	= (1 << 1),
 	/* data buffers from nvmet_rdma_alloc_data_sgl(), not nvmet core */
 	NVMET_RDMA_REQ_CACHED_DATA	= (1 << 2),
@@ -81,7 +82,7 @@ enum {
 
 /**
  * struct nvmet_rdma_premapped_rw - RDMA READ/WRITE work requests laid over
- *	a request's premapped data pages (data_rw.c)
+ *	a request's premapped data pages (rdma_data.c)
  * @wrs: the work requests: @wr, or allocated when there are several
  * @sges: an entry per data page: @sge, or allocated when they are more
  * @nr_wrs: entries of @wrs
@@ -105,7 +106,7 @@ struct nvmet_rdma_rsp {
 	/* the CQE by its kernel address, for a SEND with IB_SEND_INLINE */
 	struct ib_sge		inline_sge;
 	/* unsignalled SENDs' send queue credits this SEND's completion returns */
-	u32			quiet_credits;
+	u32			unsignalled_credits;
 
 	struct nvmet_rdma_cmd	*cmd;
 	struct nvmet_rdma_queue	*queue;
@@ -148,21 +149,22 @@ struct nvmet_rdma_queue {
 	atomic_t		sq_wr_avail;
 	int			sq_wr_max;	/* sq_wr_avail when idle */
 	bool			soft_device;	/* rxe, siw: ib_uses_virt_dma() */
-	/* cached data pages stay DMA-mapped, moved by our own WRs (data_rw.c) */
+	/* cached data pages stay DMA-mapped, moved by our own WRs (rdma_data.c) */
 	bool			premapped;
 	/*
 	 * Responses without data out go in unsignalled inline SENDs, one in
-	 * quiet_mask + 1 signalled (io.c nvmet_rdma_send_quietly()); the
+	 * signal_mask + 1 signalled (io.c nvmet_rdma_send_unsignalled()); the
 	 * send queue credits of the unsignalled ones posted since the last
-	 * signalled one are held in quiet_held. Errors and flushes of the
-	 * unsignalled ones complete on quiet_cqe.
+	 * signalled one are held in unsignalled_held. Errors and flushes of
+	 * the unsignalled ones complete on unsignalled_cqe.
 	 */
-	bool			quiet_sends;
-	bool			quiet_inv;	/* also SEND_WITH_INV (not iWARP) */
-	u32			quiet_mask;
-	atomic_t		quiet_count;
-	atomic_t		quiet_held;
-	struct ib_cqe		quiet_cqe;
+	bool			unsignalled_sends;
+	/* also SEND_WITH_INV (not iWARP) */
+	bool			unsignalled_inv;
+	u32			signal_mask;
+	atomic_t		unsignalled_count;
+	atomic_t		unsignalled_held;
+	struct ib_cqe		unsignalled_cqe;
 	struct nvmet_rdma_device *dev;
 	struct nvmet_rdma_srq   *nsrq;
 	spinlock_t		state_lock; /* protects state and rsp_wait_list */
@@ -193,7 +195,7 @@ struct nvmet_rdma_queue {
 	int			recv_queue_size;
 	int			send_queue_size;
 
-	/* free data pages kept for reuse by this queue (buffers.c) */
+	/* free data pages kept for reuse by this queue (rdma_data.c) */
 	struct nvmeof_page_stack page_cache;
 	spinlock_t		page_cache_lock; /* protects page_cache */
 
@@ -224,8 +226,8 @@ struct nvmet_rdma_device {
 	size_t			srq_size;
 	struct kref		ref;
 	struct list_head	entry;
-	int			inline_data_size;
-	int			inline_page_count;
+	int			in_capsule_size;
+	int			in_capsule_pages;
 };
 
 /**
@@ -252,12 +254,19 @@ void nvmet_rdma_remove_port(struct nvmet_port *nport);
 void nvmet_rdma_disc_port_addr(struct nvmet_req *req,
 			       struct nvmet_port *nport, char *traddr);
 
+/* device.c */
+struct nvmet_rdma_device *nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id);
+void nvmet_rdma_put_device(struct nvmet_rdma_device *ndev);
+bool nvmet_rdma_has_device(struct ib_device *ib_device);
+struct nvmet_rdma_cmd *nvmet_rdma_alloc_cmds(struct nvmet_rdma_device *ndev,
+					     int nr_cmds, bool admin);
+void nvmet_rdma_free_cmds(struct nvmet_rdma_device *ndev,
+			  struct nvmet_rdma_cmd *cmds, int nr_cmds, bool admin);
+
 /* queue.c */
 extern struct ida nvmet_rdma_queue_ida;
 extern struct list_head nvmet_rdma_queue_list;
 extern struct mutex nvmet_rdma_queue_mutex;
-extern struct list_head nvmet_rdma_device_list;
-extern struct mutex nvmet_rdma_device_list_mutex;
 
 int nvmet_rdma_alloc_rsp(struct nvmet_rdma_device *ndev,
 			 struct nvmet_rdma_rsp *r, int tag);
@@ -294,7 +303,7 @@ int nvmet_rdma_post_recv(struct nvmet_rdma_device *ndev,
 			 struct nvmet_rdma_cmd *cmd);
 void nvmet_rdma_free_rsp_resources(struct nvmet_rdma_rsp *rsp);
 void nvmet_rdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
-void nvmet_rdma_quiet_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void nvmet_rdma_unsignalled_send_done(struct ib_cq *cq, struct ib_wc *wc);
 void nvmet_rdma_queue_response(struct nvmet_req *req);
 void nvmet_rdma_read_data_done(struct ib_cq *cq, struct ib_wc *wc);
 void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -302,18 +311,16 @@ void nvmet_rdma_handle_command(struct nvmet_rdma_queue *queue,
 			       struct nvmet_rdma_rsp *cmd);
 void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 
-/* data_rw.c */
+/* rdma_data.c */
+int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue);
+void nvmet_rdma_page_cache_destroy(struct nvmet_rdma_queue *queue);
+int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp);
+void nvmet_rdma_free_data_sgl(struct nvmet_rdma_rsp *rsp);
 int nvmet_rdma_rw_init(struct nvmet_rdma_rsp *rsp, u64 addr, u32 key,
 		       struct ib_sig_attrs *sig_attrs);
 void nvmet_rdma_rw_destroy(struct nvmet_rdma_rsp *rsp);
 struct ib_send_wr *nvmet_rdma_rw_wrs(struct nvmet_rdma_rsp *rsp,
 				     struct ib_cqe *cqe,
 				     struct ib_send_wr *chain_wr);
-
-/* buffers.c */
-int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue);
-void nvmet_rdma_page_cache_destroy(struct nvmet_rdma_queue *queue);
-int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp);
-void nvmet_rdma_free_data_sgl(struct nvmet_rdma_rsp *rsp);
 
 #endif /* NVMET_RDMA_H */

@@ -113,7 +113,7 @@ static void nvmet_rdma_repair_port_work(struct work_struct *w)
  * @nport: the nvmet port, its disc_addr giving the address to listen on
  *
  * Also settles the port's inline_data_size: the default if unset, capped
- * to NVMET_RDMA_MAX_INLINE_DATA_SIZE.
+ * to NVMET_RDMA_MAX_IN_CAPSULE_SIZE.
  *
  * Return: 0 or a negative errno.
  */
@@ -146,12 +146,12 @@ int nvmet_rdma_add_port(struct nvmet_port *nport)
 	}
 
 	if (nport->inline_data_size < 0) {
-		nport->inline_data_size = NVMET_RDMA_DEFAULT_INLINE_DATA_SIZE;
-	} else if (nport->inline_data_size > NVMET_RDMA_MAX_INLINE_DATA_SIZE) {
+		nport->inline_data_size = NVMET_RDMA_DEFAULT_IN_CAPSULE_SIZE;
+	} else if (nport->inline_data_size > NVMET_RDMA_MAX_IN_CAPSULE_SIZE) {
 		pr_warn("inline_data_size %u is too large, reducing to %u\n",
 			nport->inline_data_size,
-			NVMET_RDMA_MAX_INLINE_DATA_SIZE);
-		nport->inline_data_size = NVMET_RDMA_MAX_INLINE_DATA_SIZE;
+			NVMET_RDMA_MAX_IN_CAPSULE_SIZE);
+		nport->inline_data_size = NVMET_RDMA_MAX_IN_CAPSULE_SIZE;
 	}
 
 	asked = nvmeof_port_settle_queue_size(nport,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NVMe over Fabrics RDMA target: queues (connection establishment and
- * teardown, RDMA CM events), devices, SRQs and the command/response rings.
+ * NVMe over Fabrics RDMA target: queues -- their response rings, queue pair
+ * and CQ, and the RDMA CM events that connect and disconnect them.
  * Copyright (c) 2015-2016 HGST, a Western Digital Company.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -20,7 +20,6 @@
 
 #include <linux/nvme-rdma.h>
 #include "nvmet_rdma.h"
-#include "in_capsule.h"
 #include "wire.h"
 
 DEFINE_IDA(nvmet_rdma_queue_ida);
@@ -28,181 +27,7 @@ LIST_HEAD(nvmet_rdma_queue_list);
 /* protects nvmet_rdma_queue_list and the queues' queue_list */
 DEFINE_MUTEX(nvmet_rdma_queue_mutex);
 
-LIST_HEAD(nvmet_rdma_device_list);
-/* protects nvmet_rdma_device_list */
-DEFINE_MUTEX(nvmet_rdma_device_list_mutex);
-
 static void nvmet_rdma_qp_event(struct ib_event *event, void *priv);
-
-static void nvmet_rdma_free_inline_pages(struct nvmet_rdma_device *ndev,
-					 struct nvmet_rdma_cmd *c)
-{
-	struct scatterlist *sg;
-	struct ib_sge *sge;
-	int i;
-
-	if (!ndev->inline_data_size)
-		return;
-
-	sg = c->inline_sg;
-	sge = &c->sge[1];
-
-	for (i = 0; i < ndev->inline_page_count; i++, sg++, sge++) {
-		if (sge->length)
-			ib_dma_unmap_page(ndev->device, sge->addr,
-					  sge->length, DMA_FROM_DEVICE);
-		if (sg_page(sg))
-			__free_page(sg_page(sg));
-	}
-}
-
-static int nvmet_rdma_alloc_inline_pages(struct nvmet_rdma_device *ndev,
-					 struct nvmet_rdma_cmd *c)
-{
-	struct scatterlist *sg;
-	struct ib_sge *sge;
-	struct page *pg;
-	int len;
-	int i;
-
-	if (!ndev->inline_data_size)
-		return 0;
-
-	sg = c->inline_sg;
-	sg_init_table(sg, ndev->inline_page_count);
-	sge = &c->sge[1];
-	len = ndev->inline_data_size;
-
-	for (i = 0; i < ndev->inline_page_count; i++, sg++, sge++) {
-		pg = alloc_page(GFP_KERNEL);
-		if (!pg)
-			goto out_err;
-		sg_assign_page(sg, pg);
-		sge->addr = ib_dma_map_page(ndev->device,
-					    pg, 0, PAGE_SIZE, DMA_FROM_DEVICE);
-		if (ib_dma_mapping_error(ndev->device, sge->addr))
-			goto out_err;
-		sge->length = min_t(int, len, PAGE_SIZE);
-		sge->lkey = ndev->pd->local_dma_lkey;
-		len -= sge->length;
-	}
-
-	return 0;
-out_err:
-	for (; i >= 0; i--, sg--, sge--) {
-		if (sge->length)
-			ib_dma_unmap_page(ndev->device, sge->addr,
-					  sge->length, DMA_FROM_DEVICE);
-		if (sg_page(sg))
-			__free_page(sg_page(sg));
-	}
-	return -ENOMEM;
-}
-
-static int nvmet_rdma_alloc_cmd(struct nvmet_rdma_device *ndev,
-				struct nvmet_rdma_cmd *c, bool admin)
-{
-	/* NVMe command / RDMA RECV */
-	c->nvme_cmd = kmalloc(sizeof(*c->nvme_cmd), GFP_KERNEL);
-	if (!c->nvme_cmd)
-		goto out;
-
-	c->sge[0].addr = ib_dma_map_single(ndev->device, c->nvme_cmd,
-					   sizeof(*c->nvme_cmd), DMA_FROM_DEVICE);
-	if (ib_dma_mapping_error(ndev->device, c->sge[0].addr))
-		goto out_free_cmd;
-
-	c->sge[0].length = sizeof(*c->nvme_cmd);
-	c->sge[0].lkey = ndev->pd->local_dma_lkey;
-
-	if (!admin && nvmet_rdma_alloc_inline_pages(ndev, c))
-		goto out_unmap_cmd;
-
-	c->cqe.done = nvmet_rdma_recv_done;
-
-	c->wr.wr_cqe = &c->cqe;
-	c->wr.sg_list = c->sge;
-	c->wr.num_sge = admin ? 1 : ndev->inline_page_count + 1;
-
-	return 0;
-
-out_unmap_cmd:
-	ib_dma_unmap_single(ndev->device, c->sge[0].addr,
-			    sizeof(*c->nvme_cmd), DMA_FROM_DEVICE);
-out_free_cmd:
-	kfree(c->nvme_cmd);
-
-out:
-	return -ENOMEM;
-}
-
-static void nvmet_rdma_free_cmd(struct nvmet_rdma_device *ndev,
-				struct nvmet_rdma_cmd *c, bool admin)
-{
-	if (!admin)
-		nvmet_rdma_free_inline_pages(ndev, c);
-	ib_dma_unmap_single(ndev->device, c->sge[0].addr,
-			    sizeof(*c->nvme_cmd), DMA_FROM_DEVICE);
-	kfree(c->nvme_cmd);
-}
-
-static struct nvmet_rdma_cmd *
-nvmet_rdma_alloc_cmds(struct nvmet_rdma_device *ndev,
-		      int nr_cmds, bool admin)
-{
-	int pages = admin ? 0 : ndev->inline_page_count;
-	struct scatterlist *sgs = NULL;
-	struct nvmet_rdma_cmd *cmds;
-	struct ib_sge *sges;
-	int ret = -ENOMEM, i;
-
-	/*
-	 * The SGE and scatterlist arrays are sized by the device's in-capsule
-	 * pages (up to 16 a buffer, with an SRQ 1024 buffers and more): one
-	 * array each for all the buffers, vmalloc'ed if need be (the CPU
-	 * only reads them, when it posts a receive).
-	 */
-	cmds = kvcalloc(nr_cmds, sizeof(*cmds), GFP_KERNEL);
-	sges = kvcalloc(nr_cmds, array_size(pages + 1, sizeof(*sges)),
-			GFP_KERNEL);
-	if (pages)
-		sgs = kvcalloc(nr_cmds, array_size(pages, sizeof(*sgs)),
-			       GFP_KERNEL);
-	if (!cmds || !sges || (pages && !sgs))
-		goto out_free_arrays;
-
-	for (i = 0; i < nr_cmds; i++) {
-		cmds[i].sge = &sges[i * (pages + 1)];
-		cmds[i].inline_sg = pages ? &sgs[i * pages] : NULL;
-		ret = nvmet_rdma_alloc_cmd(ndev, cmds + i, admin);
-		if (ret)
-			goto out_free;
-	}
-
-	return cmds;
-
-out_free:
-	while (--i >= 0)
-		nvmet_rdma_free_cmd(ndev, cmds + i, admin);
-out_free_arrays:
-	kvfree(sgs);
-	kvfree(sges);
-	kvfree(cmds);
-	return ERR_PTR(ret);
-}
-
-static void nvmet_rdma_free_cmds(struct nvmet_rdma_device *ndev,
-				 struct nvmet_rdma_cmd *cmds, int nr_cmds,
-				 bool admin)
-{
-	int i;
-
-	for (i = 0; i < nr_cmds; i++)
-		nvmet_rdma_free_cmd(ndev, cmds + i, admin);
-	kvfree(cmds[0].inline_sg);
-	kvfree(cmds[0].sge);
-	kvfree(cmds);
-}
 
 /**
  * nvmet_rdma_alloc_rsp() - set up a response context
@@ -313,308 +138,38 @@ static void nvmet_rdma_free_rsps(struct nvmet_rdma_queue *queue)
 	kfree(queue->rsps);
 }
 
-static void nvmet_rdma_destroy_srq(struct nvmet_rdma_srq *nsrq)
-{
-	nvmet_rdma_free_cmds(nsrq->ndev, nsrq->cmds, nsrq->ndev->srq_size,
-			     false);
-	ib_destroy_srq(nsrq->srq);
-
-	kfree(nsrq);
-}
-
-static void nvmet_rdma_destroy_srqs(struct nvmet_rdma_device *ndev)
-{
-	int i;
-
-	if (!ndev->srqs)
-		return;
-
-	for (i = 0; i < ndev->srq_count; i++)
-		nvmet_rdma_destroy_srq(ndev->srqs[i]);
-
-	kfree(ndev->srqs);
-}
-
-static struct nvmet_rdma_srq *
-nvmet_rdma_init_srq(struct nvmet_rdma_device *ndev)
-{
-	struct ib_srq_init_attr srq_attr = { NULL, };
-	size_t srq_size = ndev->srq_size;
-	struct nvmet_rdma_srq *nsrq;
-	struct ib_srq *srq;
-	int ret, i;
-
-	nsrq = kzalloc(sizeof(*nsrq), GFP_KERNEL);
-	if (!nsrq)
-		return ERR_PTR(-ENOMEM);
-
-	srq_attr.attr.max_wr = srq_size;
-	srq_attr.attr.max_sge = 1 + ndev->inline_page_count;
-	srq_attr.attr.srq_limit = 0;
-	srq_attr.srq_type = IB_SRQT_BASIC;
-	srq = ib_create_srq(ndev->pd, &srq_attr);
-	if (IS_ERR(srq)) {
-		ret = PTR_ERR(srq);
-		goto out_free;
-	}
-
-	nsrq->cmds = nvmet_rdma_alloc_cmds(ndev, srq_size, false);
-	if (IS_ERR(nsrq->cmds)) {
-		ret = PTR_ERR(nsrq->cmds);
-		goto out_destroy_srq;
-	}
-
-	nsrq->srq = srq;
-	nsrq->ndev = ndev;
-
-	for (i = 0; i < srq_size; i++) {
-		nsrq->cmds[i].nsrq = nsrq;
-		ret = nvmet_rdma_post_recv(ndev, &nsrq->cmds[i]);
-		if (ret)
-			goto out_free_cmds;
-	}
-
-	return nsrq;
-
-out_free_cmds:
-	nvmet_rdma_free_cmds(ndev, nsrq->cmds, srq_size, false);
-out_destroy_srq:
-	ib_destroy_srq(srq);
-out_free:
-	kfree(nsrq);
-	return ERR_PTR(ret);
-}
-
-/* use_srq takes effect only on a device that has SRQs */
-static bool nvmet_rdma_srqs_usable(const struct ib_device_attr *attrs)
-{
-	return nvmet_rdma_use_srq && attrs->max_srq && attrs->max_srq_wr;
-}
-
-static int nvmet_rdma_init_srqs(struct nvmet_rdma_device *ndev)
-{
-	int i, ret;
-
-	if (!nvmet_rdma_srqs_usable(&ndev->device->attrs)) {
-		/*
-		 * If SRQs aren't supported we just go ahead and use normal
-		 * non-shared receive queues.
-		 */
-		pr_info("SRQ requested but not supported.\n");
-		return 0;
-	}
-
-	ndev->srq_size = min(ndev->device->attrs.max_srq_wr,
-			     nvmet_rdma_srq_size);
-	ndev->srq_count = min(ndev->device->num_comp_vectors,
-			      ndev->device->attrs.max_srq);
-
-	ndev->srqs = kcalloc(ndev->srq_count, sizeof(*ndev->srqs), GFP_KERNEL);
-	if (!ndev->srqs)
-		return -ENOMEM;
-
-	for (i = 0; i < ndev->srq_count; i++) {
-		ndev->srqs[i] = nvmet_rdma_init_srq(ndev);
-		if (IS_ERR(ndev->srqs[i])) {
-			ret = PTR_ERR(ndev->srqs[i]);
-			goto err_srq;
-		}
-	}
-
-	return 0;
-
-err_srq:
-	while (--i >= 0)
-		nvmet_rdma_destroy_srq(ndev->srqs[i]);
-	kfree(ndev->srqs);
-	return ret;
-}
-
-static void nvmet_rdma_free_dev(struct kref *ref)
-{
-	struct nvmet_rdma_device *ndev =
-		container_of(ref, struct nvmet_rdma_device, ref);
-
-	mutex_lock(&nvmet_rdma_device_list_mutex);
-	list_del(&ndev->entry);
-	mutex_unlock(&nvmet_rdma_device_list_mutex);
-
-	nvmet_rdma_destroy_srqs(ndev);
-	ib_dealloc_pd(ndev->pd);
-
-	kfree(ndev);
-}
-
-/*
- * The receive buffers of a device are sized by the first port that used it.
- * A port with a larger param_inline_data_size would advertise (in IOCCSZ)
- * more in-capsule data than those buffers hold, and its hosts' writes would
- * fail; advertise what the device holds instead, and say so. This runs when
- * the first queue of a connection arrives, before the host reads IOCCSZ.
- */
-static void nvmet_rdma_fit_port_inline(struct nvmet_port *nport,
-				       struct nvmet_rdma_device *ndev)
-{
-	if (nport->inline_data_size <= ndev->inline_data_size)
-		return;
-	pr_warn("port %d: inline_data_size %d is more than device %s was set up with by an earlier port; reducing to %d\n",
-		le16_to_cpu(nport->disc_addr.portid), nport->inline_data_size,
-		ndev->device->name, ndev->inline_data_size);
-	nport->inline_data_size = ndev->inline_data_size;
-}
-
-/*
- * A port asking for T10-PI on a device without integrity offload serves
- * without it, with a warning (as stock) -- also when another port brought
- * the device up first: stock checks only then, and the port's next queue
- * pair, created with integrity enabled, fails on such a device.
- */
-static void nvmet_rdma_fit_port_pi(struct nvmet_port *nport,
-				   struct ib_device *device)
-{
-	if (!nport->pi_enable ||
-	    (device->attrs.kernel_cap_flags & IBK_INTEGRITY_HANDOVER))
-		return;
-	pr_warn("T10-PI is not supported by device %s. Disabling it\n",
-		device->name);
-	nport->pi_enable = false;
-}
-
-/*
- * The memory in-capsule data costs, said once when a device is set up:
- * every receive buffer holds the full size, whether a command uses it or
- * not. Without an SRQ that is per queue entry (bounded by the queue depth,
- * at most NVME_RDMA_MAX_QUEUE_SIZE, times the queues the hosts connect);
- * with SRQs it is their fixed total.
- */
-static void nvmet_rdma_report_recv_buffers(struct nvmet_rdma_device *ndev)
-{
-	u32 pages = ndev->inline_page_count;
-	u64 bytes;
-
-	if (ndev->srqs) {
-		bytes = ndev->srq_count *
-			nvmeof_recv_buffer_bytes(pages, ndev->srq_size, PAGE_SIZE);
-		pr_info("%s: in-capsule data up to %d bytes; %d shared receive queues of %zu buffers take %llu KiB\n",
-			ndev->device->name, ndev->inline_data_size,
-			ndev->srq_count, ndev->srq_size, bytes / SZ_1K);
-	} else {
-		bytes = nvmeof_recv_buffer_bytes(pages, NVME_RDMA_MAX_QUEUE_SIZE,
-						 PAGE_SIZE);
-		pr_info("%s: in-capsule data up to %d bytes; receive buffers take up to %llu KiB per I/O queue (%d entries at most)\n",
-			ndev->device->name, ndev->inline_data_size,
-			bytes / SZ_1K, NVME_RDMA_MAX_QUEUE_SIZE);
-	}
-}
-
-static struct nvmet_rdma_device *
-nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
-{
-	struct nvmet_rdma_port *port = cm_id->context;
-	struct nvmet_port *nport = port->nport;
-	struct ib_device_attr *attrs = &cm_id->device->attrs;
-	struct nvmet_rdma_device *ndev;
-	u32 inline_page_count;
-	int recv_sge;
-	int ret;
-
-	mutex_lock(&nvmet_rdma_device_list_mutex);
-	list_for_each_entry(ndev, &nvmet_rdma_device_list, entry) {
-		if (ndev->device->node_guid == cm_id->device->node_guid &&
-		    kref_get_unless_zero(&ndev->ref)) {
-			nvmet_rdma_fit_port_inline(nport, ndev);
-			nvmet_rdma_fit_port_pi(nport, ndev->device);
-			goto out_unlock;
-		}
-	}
-
-	ndev = kzalloc(sizeof(*ndev), GFP_KERNEL);
-	if (!ndev)
-		goto out_err;
-
-	/*
-	 * A receive takes an SGE per page of in-capsule data: the device's
-	 * limit for receive queues, and for its SRQs when they are used
-	 * (stock used max(max_sge_rd, max_recv_sge), which a device with
-	 * fewer receive than RDMA READ SGEs cannot create a queue pair for).
-	 */
-	recv_sge = attrs->max_recv_sge;
-	if (nvmet_rdma_srqs_usable(attrs))
-		recv_sge = min(recv_sge, attrs->max_srq_sge);
-	inline_page_count = nvmeof_in_capsule_pages(nport->inline_data_size,
-						recv_sge, PAGE_SIZE);
-	if (nport->inline_data_size > inline_page_count * PAGE_SIZE) {
-		pr_warn("inline_data_size %d cannot be supported by device %s. Reducing to %lu.\n",
-			nport->inline_data_size, cm_id->device->name,
-			inline_page_count * PAGE_SIZE);
-		nport->inline_data_size = inline_page_count * PAGE_SIZE;
-	}
-	ndev->inline_data_size = nport->inline_data_size;
-	ndev->inline_page_count = inline_page_count;
-
-	nvmet_rdma_fit_port_pi(nport, cm_id->device);
-
-	ndev->device = cm_id->device;
-	kref_init(&ndev->ref);
-
-	ndev->pd = ib_alloc_pd(ndev->device, 0);
-	if (IS_ERR(ndev->pd))
-		goto out_free_dev;
-
-	if (nvmet_rdma_use_srq) {
-		ret = nvmet_rdma_init_srqs(ndev);
-		if (ret)
-			goto out_free_pd;
-	}
-
-	nvmet_rdma_report_recv_buffers(ndev);
-	list_add(&ndev->entry, &nvmet_rdma_device_list);
-out_unlock:
-	mutex_unlock(&nvmet_rdma_device_list_mutex);
-	pr_debug("added %s.\n", ndev->device->name);
-	return ndev;
-
-out_free_pd:
-	ib_dealloc_pd(ndev->pd);
-out_free_dev:
-	kfree(ndev);
-out_err:
-	mutex_unlock(&nvmet_rdma_device_list_mutex);
-	return NULL;
-}
-
 static bool nvmet_rdma_unsignalled_responses = true;
 module_param_named(unsignalled_responses, nvmet_rdma_unsignalled_responses,
 		   bool, 0444);
 MODULE_PARM_DESC(unsignalled_responses,
-		 "Send responses without data out (writes, most admin commands) in unsignalled inline SENDs, one in queue depth / 8 signalled (default Y; N = every response signalled, as stock)");
+		 "Send responses without data out (writes, most admin commands) in unsignalled inline SENDs, one in queue depth / 8 signalled (default Y; N = every response signalled)");
 
 /*
- * Unsignalled responses (io.c nvmet_rdma_send_quietly()): one SEND in
+ * Unsignalled responses (io.c nvmet_rdma_send_unsignalled()): one SEND in
  * send_queue_size / 8 (a power of two) is signalled. The unsignalled ones
  * posted since the last signalled one keep their credits -- at most
- * quiet_mask of them when no signalled SEND is in flight to return them --
+ * signal_mask of them when no signalled SEND is in flight to return them --
  * so the send queue must hold that many besides the largest command (its
  * SEND and up to one RDMA READ/WRITE per page), or a lone command could
  * wait for credits nothing will return. rdma_rw's share of the queue (a
  * work request or more per command and page group) normally leaves ample
  * room; where it does not, every SEND is signalled.
  */
-static void nvmet_rdma_init_quiet_sends(struct nvmet_rdma_queue *queue,
-					const struct ib_qp_cap *cap)
+static void nvmet_rdma_init_unsignalled_sends(struct nvmet_rdma_queue *queue,
+					      const struct ib_qp_cap *cap)
 {
 	u32 largest = 1 + (1 << NVMET_RDMA_MAX_MDTS);
 
-	queue->quiet_mask = rounddown_pow_of_two(max(queue->send_queue_size / 8,
-						     1)) - 1;
-	queue->quiet_sends = nvmet_rdma_unsignalled_responses &&
+	queue->signal_mask =
+		rounddown_pow_of_two(max(queue->send_queue_size / 8, 1)) - 1;
+	queue->unsignalled_sends = nvmet_rdma_unsignalled_responses &&
 		cap->max_inline_data >= sizeof(struct nvme_completion) &&
-		cap->max_send_wr > queue->quiet_mask + largest;
-	queue->quiet_inv = !rdma_protocol_iwarp(queue->dev->device,
-						queue->cm_id->port_num);
-	atomic_set(&queue->quiet_count, 0);
-	atomic_set(&queue->quiet_held, 0);
-	queue->quiet_cqe.done = nvmet_rdma_quiet_send_done;
+		cap->max_send_wr > queue->signal_mask + largest;
+	queue->unsignalled_inv = !rdma_protocol_iwarp(queue->dev->device,
+						      queue->cm_id->port_num);
+	atomic_set(&queue->unsignalled_count, 0);
+	atomic_set(&queue->unsignalled_held, 0);
+	queue->unsignalled_cqe.done = nvmet_rdma_unsignalled_send_done;
 }
 
 static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
@@ -656,7 +211,7 @@ static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
 	} else {
 		/* +1 for drain */
 		qp_attr.cap.max_recv_wr = 1 + queue->recv_queue_size;
-		qp_attr.cap.max_recv_sge = 1 + ndev->inline_page_count;
+		qp_attr.cap.max_recv_sge = 1 + ndev->in_capsule_pages;
 	}
 
 	if (queue->port->pi_enable && queue->host_qid)
@@ -667,7 +222,7 @@ static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
 		qp_attr.cap.max_inline_data = sizeof(struct nvme_completion);
 	ret = rdma_create_qp(queue->cm_id, ndev->pd, &qp_attr);
 	if (ret && qp_attr.cap.max_inline_data) {
-		/* a device without inline data: every SEND signalled, as stock */
+		/* a device without inline data: every SEND signalled */
 		qp_attr.cap.max_inline_data = 0;
 		ret = rdma_create_qp(queue->cm_id, ndev->pd, &qp_attr);
 	}
@@ -680,7 +235,7 @@ static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
 	queue->sq_wr_max = qp_attr.cap.max_send_wr;
 	queue->soft_device = ib_uses_virt_dma(ndev->device);
 	atomic_set(&queue->sq_wr_avail, qp_attr.cap.max_send_wr);
-	nvmet_rdma_init_quiet_sends(queue, &qp_attr.cap);
+	nvmet_rdma_init_unsignalled_sends(queue, &qp_attr.cap);
 
 	pr_debug("%s: max_cqe= %d max_sge= %d sq_size = %d cm_id= %p\n",
 		 __func__, queue->cq->cqe, qp_attr.cap.max_send_sge,
@@ -756,7 +311,7 @@ static void nvmet_rdma_release_queue_work(struct work_struct *w)
 
 	nvmet_rdma_free_queue(queue);
 
-	kref_put(&dev->ref, nvmet_rdma_free_dev);
+	nvmet_rdma_put_device(dev);
 }
 
 static int
@@ -1034,7 +589,7 @@ free_queue:
 	queue->cm_id = NULL;
 	nvmet_rdma_free_queue(queue);
 put_device:
-	kref_put(&ndev->ref, nvmet_rdma_free_dev);
+	nvmet_rdma_put_device(ndev);
 
 	return ret;
 }
@@ -1053,7 +608,7 @@ static void nvmet_rdma_queue_established(struct nvmet_rdma_queue *queue)
 	 * Not here: this is the CM handler, under the cm_id's handler_mutex,
 	 * and a Connect command takes nvmet_config_sem, which disabling a
 	 * port holds while destroying its listening cm_id (handler_mutex):
-	 * lockdep's circular dependency in stock, seen on the debug kernel.
+	 * the two locks would be taken in both orders.
 	 */
 	if (!list_empty(&queue->rsp_wait_list))
 		queue_work(nvmet_rdma_wq, &queue->wait_list_work);
@@ -1157,9 +712,9 @@ static void nvmet_rdma_queue_connect_fail(struct rdma_cm_id *cm_id,
  * so we only need to handle the listening port cm_ids. In this case
  * we nullify the priv to prevent double cm_id destruction and destroying
  * the cm_id implicitely by returning a non-zero rc to the callout.
- * The port then tries to listen again every 5 seconds (stock leaves it
- * deaf until it is disabled and enabled by hand), so that it serves again
- * once a device has its address: a driver reload, a re-added soft device.
+ * The port then tries to listen again every 5 seconds, so that it serves
+ * again once a device has its address: a driver reload, a re-added soft
+ * device.
  */
 static int nvmet_rdma_device_removal(struct rdma_cm_id *cm_id,
 				     struct nvmet_rdma_queue *queue)
@@ -1268,10 +823,11 @@ int nvmet_rdma_cm_handler(struct rdma_cm_id *cm_id,
  * The RDMA CM private data named the queue this connection is for, and the
  * connection was sized for that queue (an admin queue's: at most
  * NVME_AQ_DEPTH entries and no in-capsule data). A Connect for another
- * queue is refused: stock took it and made an I/O queue of a connection
- * set up as an admin queue. (A Connect sqsize other than the CM's hsqsize
- * is taken, as stock does: the receive queue bounds what the host can have
- * outstanding, nvmet's SQ size only where SQ head wraps.)
+ * queue is refused: it would make, say, an I/O queue of a connection set
+ * up as an admin queue. A Connect sqsize other than the CM's hsqsize is
+ * taken, as stock, so that hosts that connect to stock connect here: the
+ * receive queue bounds what the host can have outstanding, nvmet's SQ size
+ * only where SQ head wraps.
  *
  * Return: 0, or NVME_SC_CONNECT_INVALID_PARAM | NVME_STATUS_DNR.
  */

@@ -21,7 +21,7 @@
  * host's key (keyed_inv: the host asked for remote invalidation), or
  * refused (status, the NVMe status the command completes with). For keyed
  * data, wrs is the number of RDMA READ/WRITE work requests, and rw says
- * who built them: "premapped" (data_rw.c, over the queue's mapped pages)
+ * who built them: "premapped" (rdma_data.c, over the queue's mapped pages)
  * or "rdma_rw" (the kernel's, mapping the data for this I/O).
  */
 TRACE_EVENT(nvmet_rdma_map_data,
@@ -51,7 +51,7 @@ TRACE_EVENT(nvmet_rdma_map_data,
 		      __entry->queue, __entry->qid, __entry->cid,
 		      __entry->opcode,
 		      __print_symbolic(__entry->kind,
-				       { NVMEOF_SGL_IN_CAPSULE, "inline" },
+				       { NVMEOF_SGL_IN_CAPSULE, "in_capsule" },
 				       { NVMEOF_SGL_KEYED, "keyed" },
 				       { NVMEOF_SGL_KEYED_INVALIDATE, "keyed_inv" },
 				       { NVMEOF_SGL_BAD_SUBTYPE, "bad_subtype" },

@@ -59,12 +59,12 @@ split_transfers() {
 	rig_log "transfers over several work requests: $w writes, $r reads"
 	[ "$w" -gt 0 ] && [ "$r" -gt 0 ]
 }
-# quiet_responses - responses to writes went in unsignalled SENDs but one
+# response_signalling - responses to writes went in unsignalled SENDs but one
 # in queue depth / 8 (128 / 8 here; at least 3 in 4 checked, a queue's count
 # starting anywhere), on siw (iWARP) only those without remote invalidation,
 # the others all signalled; responses carrying read data all signalled
 POST=$T/events/nvmet_rdma/nvmet_rdma_post_response/enable
-quiet_responses() {
+response_signalling() {
 	local w='qid=[1-9][0-9]* cid=[0-9]+ opcode=0x1 status=0x0 wrs=0' r n q ni qi rs rq
 	r='qid=[1-9][0-9]* cid=[0-9]+ opcode=0x2 status=0x0 wrs=[1-9][0-9]* inv=[01] send='
 	n=$(grep -cE "$w inv=0 send=" $T/trace)
@@ -91,7 +91,7 @@ rig_check "16k write QD4 (in the capsule)" rig_fio_verify "$ns" write 16k 4 1 4M
 # in_capsule_16k - the 16 KiB writes came in the capsule, none by RDMA READ
 in_capsule_16k() {
 	local w='qid=[1-9][0-9]* cid=[0-9]+ opcode=0x1 data=' i k
-	i=$(grep -cE "${w}inline len=16384 " $T/trace)
+	i=$(grep -cE "${w}in_capsule len=16384 " $T/trace)
 	k=$(grep -cE "${w}keyed(_inv)? len=16384 " $T/trace)
 	rig_log "16 KiB writes: $i in the capsule, $k by RDMA READ"
 	[ "$i" -gt 0 ] && [ "$k" -eq 0 ]
@@ -103,7 +103,7 @@ rig_check "1m write QD32" rig_fio_verify "$ns" write 1m 32 1 16M
 if [ "$RIG_TARGET" = ours ]; then
 	echo 0 > $MAP; echo 0 > $POST
 	rig_check "$RIG_RDMA: the target's RDMA READ/WRITE built by $BUILT" keyed_built_by $BUILT
-	rig_check "$RIG_RDMA: responses to writes unsignalled, with read data signalled" quiet_responses
+	rig_check "$RIG_RDMA: responses to writes unsignalled, with read data signalled" response_signalling
 	[ "$RIG_RDMA" = rxe ] &&
 		rig_check "rxe: large transfers split over several work requests" split_transfers
 fi

@@ -23,7 +23,7 @@ MAP=$T/events/nvmet_rdma/nvmet_rdma_map_data/enable
 
 # writes_travel NS BS HOW - verified BS writes through NS, and the target's
 # nvmet_rdma_map_data trace says every one of them had its data HOW (a
-# regex: inline, in the capsule; $KEYED, by RDMA READ, with or without
+# regex: in_capsule, in the capsule; $KEYED, by RDMA READ, with or without
 # remote invalidation asked for)
 KEYED='keyed(_inv)?'
 writes_travel() {
@@ -49,15 +49,15 @@ port() {
 	rig_check "$what: connect to $to" test -b "$ns" || { rig_unexport; return; }
 	rig_check "$what: 4k randwrite QD8" rig_fio_verify "$ns" randwrite 4k 8 1 1M
 	if [ "$inline" -ge 16384 ]; then
-		rig_check "$what: 16k writes in the capsule" writes_travel "$ns" 16k inline
+		rig_check "$what: 16k writes in the capsule" writes_travel "$ns" 16k in_capsule
 	else
 		rig_check "$what: 16k writes by RDMA READ" writes_travel "$ns" 16k "$KEYED"
 	fi
 	if [ "$inline" -ge 65536 ]; then
 		# the stock host puts data in the capsule only when it maps to
 		# at most 4 segments: a 64k write whose pages happen to be
-		# contiguous goes inline, the others by RDMA READ
-		[ "$RIG_HOST" = ours ] && big=inline || big="(inline|$KEYED)"
+		# contiguous goes in the capsule, the others by RDMA READ
+		[ "$RIG_HOST" = ours ] && big=in_capsule || big="(in_capsule|$KEYED)"
 		rig_check "$what: 64k writes ($big)" writes_travel "$ns" 64k "$big"
 	fi
 	rig_check "$what: disconnect" rig_disconnect

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NVMe over Fabrics RDMA target: the data of keyed-SGL commands -- the pages
+ * that hold it, and the RDMA READ (write data in) and RDMA WRITE (read data
+ * out) that move it between those pages and the host.
+ *
+ * One file, because the two are one mechanism: an I/O queue keeps the data
+ * pages of finished commands on a small stack for its next ones, DMA-mapped
+ * for as long as they are cached (IB and RoCE), and the transfer of a
+ * request whose pages came from there is work requests laid directly over
+ * those mapped addresses (common/rdma_wrs.h), in arrays inside the response
+ * for up to NVMET_RDMA_EMBEDDED_SGES pages. A response's
+ * NVMET_RDMA_REQ_CACHED_DATA says its pages came from the cache,
+ * NVMET_RDMA_REQ_PREMAPPED_RW that its transfer was built here and not by
+ * rdma_rw; each half undoes what its flag says. A one-page request uses a
+ * scatterlist entry inside the response.
+ *
+ * Cached pages are reused without zeroing. That is safe because a queue
+ * serves exactly one controller, so one host: a page only ever holds data
+ * that host wrote or was allowed to read. Nothing stale leaves the target
+ * either: data goes to the host only after the backend completed the read
+ * successfully, which fills the transfer length (nvmet_rdma_need_data_out()).
+ *
+ * A mapped page is mapped bidirectionally (it serves reads and writes) for
+ * as long as it is cached, so it is handed to the device before a transfer
+ * and to the CPU after an RDMA READ, as the DMA API asks of a long-lived
+ * mapping; the backend may map it for its own device too while it owns the
+ * page, as with any page it is given. Behind swiotlb each cached page holds
+ * a bounce slot (cached_pages per I/O queue).
+ *
+ * The kernel's rdma_rw builds the transfer where it takes memory
+ * registration or pages not from the cache: iWARP (an RDMA READ's sink must
+ * be a registered MR there), T10-PI (signature MRs), peer-to-peer memory,
+ * the admin queue, and premap_data=N. Requests with metadata (PI) or with
+ * peer-to-peer memory take their pages from nvmet_req_alloc_sgls().
+ */
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+
+#include <rdma/ib_verbs.h>
+#include <rdma/rw.h>
+
+#include "nvmet_rdma.h"
+#include "page_stack.h"
+#include "rdma_wrs.h"
+
+static unsigned int nvmet_rdma_cached_pages = 64;
+module_param_named(cached_pages, nvmet_rdma_cached_pages, uint, 0444);
+MODULE_PARM_DESC(cached_pages,
+		 "Free data pages each I/O queue keeps for reuse (default 64 = 256 KiB with 4 KiB pages; 0 = allocate every I/O)");
+
+static bool nvmet_rdma_premap_data = true;
+module_param_named(premap_data, nvmet_rdma_premap_data, bool, 0444);
+MODULE_PARM_DESC(premap_data,
+		 "Keep the I/O queues' data pages DMA-mapped while cached and post their RDMA READ/WRITE directly, on IB and RoCE (default Y; N = map every transfer through rdma_rw, as iWARP always does)");
+
+/**
+ * nvmet_rdma_page_cache_init() - set up a queue's page cache (empty)
+ * @queue: the queue, its device and CM id set
+ *
+ * Only I/O queues get one; the admin queue's few transfers allocate. The
+ * pages of an I/O queue are kept DMA-mapped unless premap_data=N or the
+ * device is iWARP, whose RDMA READs need a registered MR (rdma_rw's).
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue)
+{
+	struct nvmeof_page_stack *s = &queue->page_cache;
+
+	spin_lock_init(&queue->page_cache_lock);
+	queue->premapped = nvmet_rdma_premap_data && queue->host_qid &&
+		!rdma_protocol_iwarp(queue->dev->device,
+				     queue->cm_id->port_num);
+	s->nr = 0;
+	s->cap = queue->host_qid ? nvmet_rdma_cached_pages : 0;
+	if (!s->cap)
+		return 0;
+	s->pages = kcalloc(s->cap, sizeof(*s->pages), GFP_KERNEL);
+	return s->pages ? 0 : -ENOMEM;
+}
+
+/* a page, mapped for the queue's device if the queue premaps */
+static int nvmet_rdma_new_page(struct nvmet_rdma_queue *queue,
+			       struct nvmeof_data_page *dp)
+{
+	struct ib_device *dev = queue->dev->device;
+
+	dp->page = alloc_page(GFP_KERNEL);
+	if (!dp->page)
+		return -ENOMEM;
+	dp->dma_addr = 0;
+	if (!queue->premapped)
+		return 0;
+	dp->dma_addr = ib_dma_map_page(dev, dp->page, 0, PAGE_SIZE,
+				       DMA_BIDIRECTIONAL);
+	if (ib_dma_mapping_error(dev, dp->dma_addr)) {
+		__free_page(dp->page);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void nvmet_rdma_release_page(struct nvmet_rdma_queue *queue,
+				    struct nvmeof_data_page *dp)
+{
+	if (queue->premapped)
+		ib_dma_unmap_page(queue->dev->device, dp->dma_addr, PAGE_SIZE,
+				  DMA_BIDIRECTIONAL);
+	__free_page(dp->page);
+}
+
+/**
+ * nvmet_rdma_page_cache_destroy() - unmap and free a queue's cached pages
+ * @queue: the queue, with no response holding data buffers any more; its
+ *	device still set up (the pages are mapped for it)
+ */
+void nvmet_rdma_page_cache_destroy(struct nvmet_rdma_queue *queue)
+{
+	struct nvmeof_data_page dp;
+
+	while (nvmeof_page_stack_pop(&queue->page_cache, &dp))
+		nvmet_rdma_release_page(queue, &dp);
+	kfree(queue->page_cache.pages);
+	queue->page_cache.pages = NULL;
+}
+
+static int nvmet_rdma_get_page(struct nvmet_rdma_queue *queue,
+			       struct nvmeof_data_page *dp)
+{
+	unsigned long flags;
+	bool cached;
+
+	spin_lock_irqsave(&queue->page_cache_lock, flags);
+	cached = nvmeof_page_stack_pop(&queue->page_cache, dp);
+	spin_unlock_irqrestore(&queue->page_cache_lock, flags);
+	return cached ? 0 : nvmet_rdma_new_page(queue, dp);
+}
+
+/*
+ * Irqsave: a response may be released from the backend's completion
+ * context when posting it fails, not only from the CQ's.
+ */
+static void nvmet_rdma_put_page(struct nvmet_rdma_queue *queue,
+				struct nvmeof_data_page dp)
+{
+	unsigned long flags;
+	bool kept;
+
+	spin_lock_irqsave(&queue->page_cache_lock, flags);
+	kept = nvmeof_page_stack_push(&queue->page_cache, dp);
+	spin_unlock_irqrestore(&queue->page_cache_lock, flags);
+	if (!kept)
+		nvmet_rdma_release_page(queue, &dp);
+}
+
+/* give back the first @nents pages of @sgl, then @sgl unless it is embedded */
+static void nvmet_rdma_put_data(struct nvmet_rdma_rsp *rsp,
+				struct scatterlist *sgl, unsigned int nents)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sg(sgl, sg, nents, i)
+		nvmet_rdma_put_page(rsp->queue, (struct nvmeof_data_page) {
+			.page = sg_page(sg), .dma_addr = sg_dma_address(sg) });
+	if (sgl != &rsp->data_sg)
+		kfree(sgl);
+}
+
+/**
+ * nvmet_rdma_alloc_data_sgl() - data buffers for a keyed-SGL request
+ * @rsp: the response, whose request has its transfer length set
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
+{
+	struct nvmet_req *req = &rsp->req;
+	u32 left = req->transfer_len;
+	unsigned int nents = DIV_ROUND_UP(left, PAGE_SIZE), i;
+	struct scatterlist *sgl, *sg;
+	struct nvmeof_data_page dp;
+
+	if (req->metadata_len || nvmeof_req_may_use_p2pmem(req))
+		return nvmet_req_alloc_sgls(req);
+
+	if (nents == 1) {
+		sgl = &rsp->data_sg;
+	} else {
+		sgl = kmalloc_array(nents, sizeof(*sgl), GFP_KERNEL);
+		if (!sgl)
+			return -ENOMEM;
+	}
+	sg_init_table(sgl, nents);
+	for_each_sg(sgl, sg, nents, i) {
+		if (nvmet_rdma_get_page(rsp->queue, &dp)) {
+			nvmet_rdma_put_data(rsp, sgl, i);
+			return -ENOMEM;
+		}
+		sg_set_page(sg, dp.page, min_t(u32, left, PAGE_SIZE), 0);
+		/* read only by nvmet_rdma_premapped_init() */
+		sg_dma_address(sg) = dp.dma_addr;
+		left -= sg->length;
+	}
+	req->sg = sgl;
+	req->sg_cnt = nents;
+	rsp->flags |= NVMET_RDMA_REQ_CACHED_DATA;
+	return 0;
+}
+
+/**
+ * nvmet_rdma_free_data_sgl() - release what nvmet_rdma_alloc_data_sgl() gave
+ * @rsp: the response, its RDMA R/W context already destroyed
+ */
+void nvmet_rdma_free_data_sgl(struct nvmet_rdma_rsp *rsp)
+{
+	struct nvmet_req *req = &rsp->req;
+
+	if (!(rsp->flags & NVMET_RDMA_REQ_CACHED_DATA)) {
+		nvmet_req_free_sgls(req);
+		return;
+	}
+	nvmet_rdma_put_data(rsp, req->sg, req->sg_cnt);
+	req->sg = NULL;
+	req->sg_cnt = 0;
+	rsp->flags &= ~NVMET_RDMA_REQ_CACHED_DATA;
+}
+
+/*
+ * Entries one work request may carry: a queue pair's own limits (reads:
+ * also the device's max_sge_rd), and for reads the device's preferred
+ * most (max_sgl_rd, where rdma_rw would switch to an MR; more requests of
+ * fewer entries serve the same purpose).
+ */
+static u32 nvmet_rdma_premapped_max_sge(struct nvmet_rdma_rsp *rsp, bool read)
+{
+	struct ib_qp *qp = rsp->queue->qp;
+	u32 max_sgl_rd = rsp->queue->dev->device->attrs.max_sgl_rd;
+
+	if (!read)
+		return qp->max_write_sge;
+	if (max_sgl_rd)
+		return min(qp->max_read_sge, max_sgl_rd);
+	return qp->max_read_sge;
+}
+
+static void nvmet_rdma_premapped_free(struct nvmet_rdma_premapped_rw *own)
+{
+	if (own->sges != own->sge)
+		kfree(own->sges);
+	if (own->wrs != &own->wr)
+		kfree(own->wrs);
+}
+
+static int nvmet_rdma_premapped_init(struct nvmet_rdma_rsp *rsp, u64 addr,
+				     u32 key)
+{
+	struct nvmet_rdma_premapped_rw *own = &rsp->own;
+	struct nvmet_req *req = &rsp->req;
+	bool read = nvmet_data_dir(req) == DMA_FROM_DEVICE;
+	u32 max_sge = nvmet_rdma_premapped_max_sge(rsp, read);
+	u32 nr_sge = req->sg_cnt, nr_wrs, lkey, i;
+	struct scatterlist *sg;
+
+	nr_wrs = nvmeof_rdma_wr_count(nr_sge, max_sge);
+	/* rsp->n_rdma counts them in a u8 (1 MiB takes 128 at 2 per WR) */
+	if (unlikely(!nr_wrs || nr_wrs > U8_MAX))
+		return -EINVAL;
+	/*
+	 * Allocated arrays are sized exactly, each on its own: with
+	 * init_on_alloc (Debian's default) the allocator zeroes the whole slab
+	 * object, so one combined array (the next power of two up) costs more.
+	 */
+	own->wrs = &own->wr;
+	own->sges = own->sge;
+	if (nr_sge > NVMET_RDMA_EMBEDDED_SGES) {
+		own->sges = kmalloc_array(nr_sge, sizeof(*own->sges),
+					  GFP_KERNEL);
+		if (!own->sges)
+			return -ENOMEM;
+	}
+	if (nr_wrs > 1) {
+		own->wrs = kmalloc_array(nr_wrs, sizeof(*own->wrs), GFP_KERNEL);
+		if (!own->wrs) {
+			nvmet_rdma_premapped_free(own);
+			return -ENOMEM;
+		}
+	}
+
+	lkey = rsp->queue->dev->pd->local_dma_lkey;
+	for_each_sg(req->sg, sg, nr_sge, i) {
+		own->sges[i].addr = sg_dma_address(sg) + sg->offset;
+		own->sges[i].length = sg->length;
+		own->sges[i].lkey = lkey;
+	}
+	nvmeof_build_rdma_wrs(own->wrs, own->sges, nr_sge, max_sge,
+			      read ? IB_WR_RDMA_READ : IB_WR_RDMA_WRITE,
+			      addr, key);
+	own->nr_wrs = nr_wrs;
+	own->nr_sge = nr_sge;
+	rsp->flags |= NVMET_RDMA_REQ_PREMAPPED_RW;
+	return nr_wrs;
+}
+
+/* hand the data pages to the device (before posting) or the CPU (after) */
+static void nvmet_rdma_premapped_sync(struct nvmet_rdma_rsp *rsp, bool for_cpu)
+{
+	struct nvmet_rdma_premapped_rw *own = &rsp->own;
+	struct ib_device *dev = rsp->queue->dev->device;
+	enum dma_data_direction dir = nvmet_data_dir(&rsp->req);
+	u32 i;
+
+	if (rsp->queue->soft_device)
+		return;		/* virtual DMA: nothing to hand over */
+	for (i = 0; i < own->nr_sge; i++) {
+		if (for_cpu)
+			ib_dma_sync_single_for_cpu(dev, own->sges[i].addr,
+						   own->sges[i].length, dir);
+		else
+			ib_dma_sync_single_for_device(dev, own->sges[i].addr,
+						      own->sges[i].length, dir);
+	}
+}
+
+/**
+ * nvmet_rdma_rw_init() - build the RDMA READ/WRITE of a keyed-SGL request
+ * @rsp: the response, its data buffers allocated (req->sg)
+ * @addr: the host buffer's address, from the keyed SGL
+ * @key: the host buffer's key
+ * @sig_attrs: the signature attributes when the request has metadata
+ *
+ * Return: the number of send queue work requests the transfer takes, or a
+ * negative errno.
+ */
+int nvmet_rdma_rw_init(struct nvmet_rdma_rsp *rsp, u64 addr, u32 key,
+		       struct ib_sig_attrs *sig_attrs)
+{
+	struct rdma_cm_id *cm_id = rsp->queue->cm_id;
+	struct nvmet_req *req = &rsp->req;
+
+	if ((rsp->flags & NVMET_RDMA_REQ_CACHED_DATA) && rsp->queue->premapped)
+		return nvmet_rdma_premapped_init(rsp, addr, key);
+
+	if (req->metadata_len)
+		return rdma_rw_ctx_signature_init(&rsp->rw, cm_id->qp,
+						  cm_id->port_num, req->sg,
+						  req->sg_cnt,
+						  req->metadata_sg,
+						  req->metadata_sg_cnt,
+						  sig_attrs, addr, key,
+						  nvmet_data_dir(req));
+	return rdma_rw_ctx_init(&rsp->rw, cm_id->qp, cm_id->port_num,
+				req->sg, req->sg_cnt, 0, addr, key,
+				nvmet_data_dir(req));
+}
+
+/**
+ * nvmet_rdma_rw_destroy() - undo nvmet_rdma_rw_init() once the transfer is
+ *	over (or will never run)
+ * @rsp: the response
+ *
+ * Write data that came in by RDMA READ is handed to the CPU here, before
+ * the backend sees it (rdma_rw's unmap does the same).
+ */
+void nvmet_rdma_rw_destroy(struct nvmet_rdma_rsp *rsp)
+{
+	struct rdma_cm_id *cm_id = rsp->queue->cm_id;
+	struct nvmet_req *req = &rsp->req;
+
+	if (rsp->flags & NVMET_RDMA_REQ_PREMAPPED_RW) {
+		/* only an RDMA READ wrote the pages */
+		if (nvmet_data_dir(req) == DMA_FROM_DEVICE)
+			nvmet_rdma_premapped_sync(rsp, true);
+		nvmet_rdma_premapped_free(&rsp->own);
+		rsp->flags &= ~NVMET_RDMA_REQ_PREMAPPED_RW;
+	} else if (req->metadata_len) {
+		rdma_rw_ctx_destroy_signature(&rsp->rw, cm_id->qp,
+					      cm_id->port_num, req->sg,
+					      req->sg_cnt, req->metadata_sg,
+					      req->metadata_sg_cnt,
+					      nvmet_data_dir(req));
+	} else {
+		rdma_rw_ctx_destroy(&rsp->rw, cm_id->qp, cm_id->port_num,
+				    req->sg, req->sg_cnt, nvmet_data_dir(req));
+	}
+}
+
+/**
+ * nvmet_rdma_rw_wrs() - the transfer's work requests, ready to post
+ * @rsp: the response, after nvmet_rdma_rw_init()
+ * @cqe: signal the last request to this handler, or
+ * @chain_wr: chain this (the response SEND) behind the last one
+ *
+ * Hands the data pages to the device: for an RDMA WRITE the backend has
+ * filled them by now.
+ *
+ * Return: the first work request.
+ */
+struct ib_send_wr *nvmet_rdma_rw_wrs(struct nvmet_rdma_rsp *rsp,
+				     struct ib_cqe *cqe,
+				     struct ib_send_wr *chain_wr)
+{
+	struct nvmet_rdma_premapped_rw *own = &rsp->own;
+	struct rdma_cm_id *cm_id = rsp->queue->cm_id;
+	struct ib_send_wr *last;
+
+	if (!(rsp->flags & NVMET_RDMA_REQ_PREMAPPED_RW))
+		return rdma_rw_ctx_wrs(&rsp->rw, cm_id->qp, cm_id->port_num,
+				       cqe, chain_wr);
+
+	nvmet_rdma_premapped_sync(rsp, false);
+	last = &own->wrs[own->nr_wrs - 1].wr;
+	if (chain_wr) {
+		last->next = chain_wr;
+	} else {
+		last->wr_cqe = cqe;
+		last->send_flags |= IB_SEND_SIGNALED;
+	}
+	return &own->wrs[0].wr;
+}
