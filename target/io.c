@@ -13,33 +13,10 @@
 #include <rdma/ib_verbs.h>
 
 #include "nvmet_rdma.h"
-#include "post_context.h"
 #include "wire.h"
 #include "trace.h"
 
 static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp);
-
-/*
- * Posting on a software RDMA device runs its send engine before returning
- * instead of from ksoftirqd (see post_context.h): for a command that
- * completes in our own completion worker (a backend that completes before
- * returning, as null_blk or a page-cache hit), one wakeup and two context
- * switches less per post. Only for a command alone on its queue: with
- * others in flight, running each one's exchange to the end right away
- * would take away the batching that ksoftirqd gets.
- */
-static inline bool nvmet_rdma_post_begin(struct nvmet_rdma_rsp *rsp)
-{
-	struct nvmet_rdma_queue *queue = rsp->queue;
-
-	/* no other command holds send WRs (unsignalled SENDs' held aside) */
-	if (!queue->soft_device ||
-	    atomic_read(&queue->sq_wr_avail) +
-	    atomic_read(&queue->unsignalled_held) !=
-	    queue->sq_wr_max - 1 - rsp->n_rdma)
-		return false;
-	return nvmeof_post_begin();
-}
 
 static inline bool nvmet_rdma_need_data_in(struct nvmet_rdma_rsp *rsp)
 {
@@ -292,10 +269,8 @@ static void nvmet_rdma_release_rsp(struct nvmet_rdma_rsp *rsp)
 static bool nvmet_rdma_post_response(struct nvmet_rdma_rsp *rsp,
 				     struct ib_send_wr *first_wr)
 {
-	bool bh_disabled = nvmet_rdma_post_begin(rsp);
 	int ret = ib_post_send(rsp->queue->qp, first_wr, NULL);
 
-	nvmeof_post_end(bh_disabled);
 	if (unlikely(ret)) {
 		pr_err("queue %d: posting a %ssignalled response failed (%d)\n",
 		       rsp->queue->idx,
@@ -336,7 +311,7 @@ static void nvmet_rdma_error_comp(struct nvmet_rdma_queue *queue)
  * inline SEND_WITH_INV, then fails the queue pair's send queue), and what
  * other iWARP devices do is untested.
  */
-static bool nvmet_rdma_send_unsignalled(struct nvmet_rdma_rsp *rsp)
+static bool nvmet_rdma_goes_unsignalled(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvmet_rdma_queue *queue = rsp->queue;
 
@@ -457,7 +432,7 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 		rsp->send_wr.opcode = IB_WR_SEND;
 	}
 
-	if (!data_out && nvmet_rdma_send_unsignalled(rsp)) {
+	if (!data_out && nvmet_rdma_goes_unsignalled(rsp)) {
 		trace_nvmet_rdma_post_response(rsp, false);
 		nvmet_rdma_post_recv(rsp->queue->dev, rsp->cmd);
 		nvmet_rdma_post_unsignalled_response(rsp);
@@ -776,13 +751,11 @@ static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp)
 	}
 
 	if (nvmet_rdma_need_data_in(rsp)) {
-		bool bh_disabled = nvmet_rdma_post_begin(rsp);
 		int ret = ib_post_send(queue->qp,
 				       nvmet_rdma_rw_wrs(rsp, &rsp->read_cqe,
 							 NULL),
 				       NULL);
 
-		nvmeof_post_end(bh_disabled);
 		if (ret)
 			nvmet_req_complete(&rsp->req, NVME_SC_DATA_XFER_ERROR);
 	} else {

@@ -148,12 +148,11 @@ struct nvmet_rdma_queue {
 	struct ib_cq		*cq;
 	atomic_t		sq_wr_avail;
 	int			sq_wr_max;	/* sq_wr_avail when idle */
-	bool			soft_device;	/* rxe, siw: ib_uses_virt_dma() */
 	/* cached data pages stay DMA-mapped, moved by our own WRs (rdma_data.c) */
 	bool			premapped;
 	/*
 	 * Responses without data out go in unsignalled inline SENDs, one in
-	 * signal_mask + 1 signalled (io.c nvmet_rdma_send_unsignalled()); the
+	 * signal_mask + 1 signalled (io.c nvmet_rdma_goes_unsignalled()); the
 	 * send queue credits of the unsignalled ones posted since the last
 	 * signalled one are held in unsignalled_held. Errors and flushes of
 	 * the unsignalled ones complete on unsignalled_cqe.

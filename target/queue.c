@@ -145,7 +145,7 @@ MODULE_PARM_DESC(unsignalled_responses,
 		 "Send responses without data out (writes, most admin commands) in unsignalled inline SENDs, one in queue depth / 8 signalled (default Y; N = every response signalled)");
 
 /*
- * Unsignalled responses (io.c nvmet_rdma_send_unsignalled()): one SEND in
+ * Unsignalled responses (io.c nvmet_rdma_goes_unsignalled()): one SEND in
  * send_queue_size / 8 (a power of two) is signalled. The unsignalled ones
  * posted since the last signalled one keep their credits -- at most
  * signal_mask of them when no signalled SEND is in flight to return them --
@@ -233,7 +233,6 @@ static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
 	queue->qp = queue->cm_id->qp;
 
 	queue->sq_wr_max = qp_attr.cap.max_send_wr;
-	queue->soft_device = ib_uses_virt_dma(ndev->device);
 	atomic_set(&queue->sq_wr_avail, qp_attr.cap.max_send_wr);
 	nvmet_rdma_init_unsignalled_sends(queue, &qp_attr.cap);
 

@@ -313,8 +313,6 @@ static void nvmet_rdma_premapped_sync(struct nvmet_rdma_rsp *rsp, bool for_cpu)
 	enum dma_data_direction dir = nvmet_data_dir(&rsp->req);
 	u32 i;
 
-	if (rsp->queue->soft_device)
-		return;		/* virtual DMA: nothing to hand over */
 	for (i = 0; i < own->nr_sge; i++) {
 		if (for_cpu)
 			ib_dma_sync_single_for_cpu(dev, own->sges[i].addr,
