@@ -10,6 +10,9 @@
 # la57=off: with -cpu max, TCG offers 5-level paging, and the KASAN debug
 # kernel then reported a wild-memory-access in handle_edge_irq during early
 # boot (identify_cpu), before any of our code was loaded.
+# -smp N goes as N sockets (-smp N,sockets=N): the debug kernel has no ACPI
+# and finds its CPUs in SeaBIOS's MP table, which lists the first CPU of
+# each package only, so N cores in one socket boot as one CPU.
 #
 # A guest that has not reached /init (its RIG-BEGIN line, which the console
 # may prefix with terminal escapes) within
@@ -24,7 +27,7 @@ set -uo pipefail
 
 kernel=$1 initrd=$2 log=$3 tmo=$4 append=$5
 shift 5
-[ $# -gt 0 ] || set -- -smp 2
+[ $# -gt 0 ] || set -- -smp 2,sockets=2
 boot_tmo=${RIG_BOOT_TIMEOUT:-300}
 
 boot() {

@@ -153,6 +153,10 @@ rig_reset() {
 	[ -w /sys/kernel/tracing/events/enable ] &&
 		echo 0 > /sys/kernel/tracing/events/enable
 	rig_disconnect all
+	# the vCPUs tests/run booted the guest with (rig.cpus) are all online:
+	# a scenario said to race across CPUs ran on as many
+	[ -z "${RIG_CPUS:-}" ] ||
+		rig_check "guest ran on its $RIG_CPUS vCPUs" test "$(nproc)" -eq "$RIG_CPUS"
 	rig_check "reset: every controller deleted" \
 		rig_wait 30 rig_no_controllers
 	if [ -d $NVMET_CFS ]; then
