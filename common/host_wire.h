@@ -35,10 +35,10 @@
  * @sgls: the controller's SGL support field from Identify Controller
  *
  * The capsule must at least hold the 64-byte command (IOCCSZ >= 4 in the
- * specification). A controller that reports less would, with the stock
- * arithmetic (ioccsz * 16 - 64 in a size_t), make every write "fit" in the
- * capsule and overrun the target's receive buffers; @ioccsz * 16 is also
- * computed without wrapping 32 bits. In-capsule data is only sent when the
+ * specification). For a controller that reports less, ioccsz * 16 - 64
+ * in a size_t wraps: every write would "fit" in the capsule and overrun the
+ * target's receive buffers. @ioccsz * 16 is computed without wrapping 32
+ * bits. In-capsule data is only sent when the
  * controller supports SGL offsets (bit 20 of @sgls).
  *
  * Return: bytes of data an I/O command capsule may carry; 0 when in-capsule
@@ -66,8 +66,8 @@ static inline long nvmeof_host_in_capsule_size(u32 ioccsz, u32 sgls)
  *
  * A capsule travels in one SEND. A controller whose capsules are larger
  * than any SEND the port can carry (IOCCSZ 0xffffffff is a 64 GiB capsule)
- * reports something no RDMA target can receive; the stock host trusts it
- * and sizes in-capsule data from it. @ioccsz * 16 is computed in 64 bits.
+ * reports something no RDMA target can receive, and in-capsule data sized
+ * from it would fail every receive. @ioccsz * 16 is computed in 64 bits.
  *
  * Return: true if an @ioccsz capsule fits in a @max_msg_sz message.
  */
@@ -83,8 +83,8 @@ static inline bool nvmeof_host_capsule_fits(u32 ioccsz, u32 max_msg_sz)
  * @queue_count: the controller's queues, the admin queue (index 0) included
  *
  * I/O queue hctx_idx + 1 serves hardware context hctx_idx, so the last
- * context that can exist is queue_count - 2. (The stock host checks
- * hctx_idx against queue_count, one past the end of its queue array.)
+ * context that can exist is queue_count - 2 (checking hctx_idx against
+ * queue_count lets one through, one past the end of the queue array).
  *
  * Return: the queue's index, or -EINVAL if there is no such I/O queue.
  */
@@ -102,12 +102,12 @@ static inline int nvmeof_host_hctx_queue(unsigned int hctx_idx,
  * @pdata: the private data as received; may be NULL
  * @pdata_len: its length as received
  *
- * The stock host never looks at the accept. An accept the host cannot read
+ * An accept the host cannot read
  * (too short, another record format) or whose controller has no receive
  * queue at all (CRQSIZE 0) can carry no command. A CRQSIZE below the
  * host's submission queue is not refused here: the host's sends then wait
- * on receiver-not-ready retries, which is slow but works, and a target
- * that did so worked with the stock host (the caller warns). On IB and
+ * on receiver-not-ready retries, which is slow but works: accepted, as
+ * stock, so that such a target keeps working (the caller warns). On IB and
  * RoCE the CM pads private data with zeros, so a short accept there reads
  * as CRQSIZE 0; only iWARP shows the real length.
  *
@@ -171,9 +171,10 @@ struct nvmeof_data_req {
  * nvmeof_choose_data_map() - choose how a request's data travels
  * @r: the request and queue facts
  *
- * As the stock host decides: a write that fits in the capsule and in the
- * SEND's scatter/gather entries goes in-capsule; otherwise one segment may
- * use the global rkey when it exists; otherwise the data is registered.
+ * As stock decides, so that a target sees the same descriptors from either
+ * host: a write that fits in the capsule and in the SEND's scatter/gather
+ * entries goes in-capsule; otherwise one segment may use the global rkey
+ * when it exists; otherwise the data is registered.
  *
  * Return: the &enum nvmeof_data_map to use.
  */
@@ -239,9 +240,8 @@ static inline void nvmeof_put_in_capsule_sgl(struct nvme_sgl_desc *sg,
  * @is_write: data goes from host to controller
  *
  * Each MR opens only the direction its command needs: the target reads a
- * write's data and writes a read's (remote write needs local write too).
- * The stock host grants both directions to every MR, so a target could
- * overwrite the source buffer of a write.
+ * write's data and writes a read's (remote write needs local write too),
+ * so that a target cannot overwrite the source buffer of a write.
  *
  * Return: the IB_ACCESS_* flags for the registration.
  */

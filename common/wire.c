@@ -52,7 +52,8 @@ int nvmeof_parse_cm_req(const void *pdata, u8 pdata_len,
 	/*
 	 * Hosts size their receive queue like their submission queue (Linux
 	 * sends hrqsize = hsqsize + 1); the admin queue's may be as deep as
-	 * an I/O queue, which is what stock accepted.
+	 * an I/O queue: accepted, as stock, so that hosts that connect to
+	 * stock connect here.
 	 */
 	if (!p->send_queue_size || p->send_queue_size > max_queue_size)
 		return NVME_RDMA_CM_INVALID_HRQSIZE;

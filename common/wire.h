@@ -152,7 +152,7 @@ static inline u16 nvmeof_check_in_capsule_sgl(u64 off, u32 len,
  *
  * A host may otherwise make the target allocate and RDMA READ up to 16 MiB
  * per command, only for the command to fail its length check once the data
- * is in (the stock target's order).
+ * is in.
  *
  * Return: %NVME_SC_SUCCESS; NVME_SC_SGL_INVALID_DATA | NVME_STATUS_DNR if
  * @expected is set and @len differs from it (the status the length check

@@ -137,7 +137,8 @@ static inline int nvmeof_add_ctrl(struct nvme_ctrl *ctrl)
 
 /*
  * An I/O queue's connect request names its controller where the private
- * data has the field (as the stock host of that kernel does).
+ * data has the field, as stock does on that kernel, so that a target
+ * sees the same request from either host.
  */
 static inline void nvmeof_cm_req_set_cntlid(struct nvme_rdma_cm_req *req,
 					    u16 cntlid)
