@@ -2,8 +2,9 @@
 # target-ports: the target's port settings, each with a connect and verified
 # I/O from the host: an IPv4 address with in-capsule data off (0), IPv6 with
 # 4 KiB, the IPv4 wildcard address with 16 KiB (stock's largest), 64 KiB (our
-# largest; its memory reported), an inline size above it (capped, with a
-# warning) -- the target's trace shows which writes came in the capsule; two ports at once
+# largest; its memory reported), an in-capsule size above it (capped, with
+# a warning) -- the target's trace shows which writes came in the capsule;
+# two ports at once
 # (and module unload refused while they are enabled); T10-PI asked for on a
 # device without it (served without, with a warning, also when another port
 # has the device up already); a file namespace beside the block device;
@@ -37,23 +38,23 @@ writes_travel() {
 	[ "$all" -gt 0 ] && [ "$how" -eq "$all" ]
 }
 
-# port PID TRADDR ADRFAM INLINE CONNECT_ADDR - export on one port, connect
+# port PID TRADDR ADRFAM IN_CAPSULE CONNECT_ADDR - export on one port, connect
 # through it, verify 4 KiB and 16 KiB writes (16 KiB in the capsule when
-# INLINE allows; 64 KiB ones too from our host, which sends up to 16
+# IN_CAPSULE allows; 64 KiB ones too from our host, which sends up to 16
 # segments in a capsule where stock sends 4), disconnect, remove the export
 port() {
-	local pid=$1 traddr=$2 adrfam=$3 inline=$4 to=$5 what ns big
-	what="port $traddr ($adrfam) inline $inline"
-	rig_check "$what: export" rig_export "$dev" "$pid" "$traddr" "$adrfam" 4420 "$inline" || return
+	local pid=$1 traddr=$2 adrfam=$3 icd=$4 to=$5 what ns big
+	what="port $traddr ($adrfam) in-capsule $icd"
+	rig_check "$what: export" rig_export "$dev" "$pid" "$traddr" "$adrfam" 4420 "$icd" || return
 	ns=$(rig_connect "$to" 4420)
 	rig_check "$what: connect to $to" test -b "$ns" || { rig_unexport; return; }
 	rig_check "$what: 4k randwrite QD8" rig_fio_verify "$ns" randwrite 4k 8 1 1M
-	if [ "$inline" -ge 16384 ]; then
+	if [ "$icd" -ge 16384 ]; then
 		rig_check "$what: 16k writes in the capsule" writes_travel "$ns" 16k in_capsule
 	else
 		rig_check "$what: 16k writes by RDMA READ" writes_travel "$ns" 16k "$KEYED"
 	fi
-	if [ "$inline" -ge 65536 ]; then
+	if [ "$icd" -ge 65536 ]; then
 		# the stock host puts data in the capsule only when it maps to
 		# at most 4 segments: a 64k write whose pages happen to be
 		# contiguous goes in the capsule, the others by RDMA READ
@@ -76,9 +77,9 @@ recv_memory_reported() {
 	rig_log "receive buffers per I/O queue: ${m% *} KiB for ${m#* } entries"
 	[ -n "$m" ] && [ "${m% *}" -eq $(( ${m#* } * (65536 + 64) / 1024 )) ]
 }
-rig_check "the largest inline size's memory is reported" recv_memory_reported
+rig_check "the largest in-capsule size's memory is reported" recv_memory_reported
 port 5 "$RIG_IP4" ipv4 131072 "$RIG_IP4"
-rig_check "oversized inline size capped with a warning" \
+rig_check "oversized in-capsule size capped with a warning" \
 	sh -c 'dmesg | grep -q "nvmet_rdma: inline_data_size 131072 is too large, reducing to 65536"'
 
 # two ports of one subsystem at once, a controller through each
