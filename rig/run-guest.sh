@@ -29,20 +29,10 @@ kernel=$1 initrd=$2 log=$3 tmo=$4 append=$5
 shift 5
 [ $# -gt 0 ] || set -- -smp 2,sockets=2
 boot_tmo=${RIG_BOOT_TIMEOUT:-300}
-# A guest of several vCPUs runs them on one host thread (thread=single,
-# round-robin). With a thread per vCPU (QEMU's default) a CPU that patches
-# kernel text (static keys: int3, sync IPIs, int3 removed) leaves another
-# vCPU running a stale translation with the int3 in it, and the debug
-# kernel died of "int3: 0000 [#1]" in __schedule. vCPUs still interleave.
-accel=tcg
-for a in "$@"; do
-	case $a in [2-9]*|[1-9][0-9]*) [ "${prev:-}" = -smp ] && accel=tcg,thread=single ;; esac
-	prev=$a
-done
 
 boot() {
 	timeout --foreground -k 10 "$tmo" \
-		qemu-system-x86_64 -machine q35 -accel $accel -cpu max,la57=off -m 2048 \
+		qemu-system-x86_64 -machine q35 -accel tcg -cpu max,la57=off -m 2048 \
 		-nographic -no-reboot -nic none -monitor none -serial stdio \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 loglevel=4 $append" \
