@@ -119,8 +119,9 @@ io_queues_used() {
 }
 if [ "$RIG_TARGET" = ours ]; then
 	echo 0 > $MAP
-	rig_log "I/O queues that carried the 4-job run: $(io_queues_used) of $ncpu"
-	rig_check "every I/O queue carried I/O" test "$(io_queues_used)" -eq "$ncpu"
+	used=$(io_queues_used)
+	rig_log "I/O queues that carried the 4-job run: $used of $ncpu"
+	rig_check "every I/O queue carried I/O" test "$used" -eq "$ncpu"
 fi
 
 # 8 I/Os per io_submit: blk-mq hands the driver runs of 8 requests (bd->last
