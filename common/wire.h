@@ -169,6 +169,25 @@ static inline u16 nvmeof_check_keyed_sgl_len(u32 len, u32 expected,
 	return NVME_SC_SUCCESS;
 }
 
+/**
+ * nvmeof_rw_wire_len() - the bytes a read or write moves through its SGL
+ * @data_len: the data, (NLB + 1) x block size
+ * @metadata_len: its metadata, (NLB + 1) x metadata size; 0 without
+ *	protection information
+ * @pract: the command's PRINFO.PRACT bit
+ *
+ * With PRACT set the controller inserts (write) or strips (read) the
+ * protection information -- over RDMA the RNIC's signature offload does --
+ * so the host's buffer, and the SGL that describes it, holds the data alone.
+ *
+ * Return: @data_len with PRACT set, else @data_len + @metadata_len.
+ */
+static inline u32 nvmeof_rw_wire_len(u32 data_len, u32 metadata_len,
+				     bool pract)
+{
+	return pract ? data_len : data_len + metadata_len;
+}
+
 int nvmeof_parse_cm_req(const void *pdata, u8 pdata_len,
 			u32 max_queue_size, struct nvmeof_cm_req_params *p);
 

@@ -377,6 +377,50 @@ static void nvmeof_check_keyed_sgl_len_test(struct kunit *test)
 			c->status);
 }
 
+/*
+ * PRACT 0/1 with and without metadata (8 B of protection information per
+ * 512 B block, 8 blocks): the wire length, and the keyed SGL check fed with
+ * it, which a host's SGL of the data alone must pass under PRACT = 1.
+ */
+struct rw_wire_case {
+	const char *name;
+	u32 metadata_len;
+	bool pract;
+	u32 sgl_len;
+	u32 wire_len;
+	u16 status;
+};
+
+static const struct rw_wire_case rw_wire_cases[] = {
+	{ "no metadata, PRACT 0", 0, false, 4096, 4096, NVME_SC_SUCCESS },
+	{ "no metadata, PRACT 1", 0, true, 4096, 4096, NVME_SC_SUCCESS },
+	{ "PI, PRACT 0: data and PI", 64, false, 4096 + 64, 4096 + 64,
+	  NVME_SC_SUCCESS },
+	{ "PI, PRACT 0: PI left out", 64, false, 4096, 4096 + 64,
+	  SGL_DATA_ERR },
+	{ "PI, PRACT 1: data alone", 64, true, 4096, 4096, NVME_SC_SUCCESS },
+	{ "PI, PRACT 1: PI sent too", 64, true, 4096 + 64, 4096,
+	  SGL_DATA_ERR },
+};
+
+static void rw_wire_case_desc(const struct rw_wire_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rw_wire, rw_wire_cases, rw_wire_case_desc);
+
+static void nvmeof_rw_wire_len_test(struct kunit *test)
+{
+	const struct rw_wire_case *c = test->param_value;
+	u32 wire = nvmeof_rw_wire_len(4096, c->metadata_len, c->pract);
+	u32 max = nvmeof_rw_wire_len(MAX_XFER, c->metadata_len, c->pract);
+
+	KUNIT_EXPECT_EQ(test, wire, c->wire_len);
+	KUNIT_EXPECT_EQ(test, nvmeof_check_keyed_sgl_len(c->sgl_len, wire, max),
+			c->status);
+}
+
 static struct kunit_case nvmeof_wire_cases[] = {
 	KUNIT_CASE_PARAM(nvmeof_check_in_capsule_sgl_test, in_capsule_sgl_gen_params),
 	KUNIT_CASE(nvmeof_classify_sgl_known_test),
@@ -384,6 +428,7 @@ static struct kunit_case nvmeof_wire_cases[] = {
 	KUNIT_CASE_PARAM(nvmeof_parse_cm_req_test, cm_req_gen_params),
 	KUNIT_CASE(nvmeof_parse_cm_req_null_test),
 	KUNIT_CASE_PARAM(nvmeof_check_keyed_sgl_len_test, keyed_len_gen_params),
+	KUNIT_CASE_PARAM(nvmeof_rw_wire_len_test, rw_wire_gen_params),
 	{}
 };
 

@@ -615,6 +615,13 @@ static u16 nvmet_rdma_map_sgl_in_capsule(struct nvmet_rdma_rsp *rsp)
 	return 0;
 }
 
+/* a read or write with PRACT: the RNIC inserts or strips its metadata */
+static bool nvmet_rdma_pract(struct nvmet_rdma_rsp *rsp)
+{
+	return rsp->req.metadata_len &&
+		(le16_to_cpu(rsp->req.cmd->rw.control) & NVME_RW_PRINFO_PRACT);
+}
+
 /*
  * The bytes a read or write moves, from its own fields: a keyed SGL must say
  * the same (nvmet checks it too, but only once the data has been transferred).
@@ -627,19 +634,22 @@ static u32 nvmet_rdma_expected_len(struct nvmet_rdma_rsp *rsp)
 	if (!req->ns || (req->cmd->common.opcode != nvme_cmd_read &&
 			 req->cmd->common.opcode != nvme_cmd_write))
 		return 0;
-	return nvmet_rw_data_len(req) + req->metadata_len;
+	return nvmeof_rw_wire_len(nvmet_rw_data_len(req), req->metadata_len,
+				  nvmet_rdma_pract(rsp));
 }
 
 /*
- * The MDTS we advertise, in bytes (with metadata: data plus metadata). MDTS
- * counts minimum memory pages, which nvmet sets to 4 KiB (CAP.MPSMIN = 0).
+ * The MDTS we advertise, in bytes on the wire (with metadata: data plus
+ * metadata, unless PRACT). MDTS counts minimum memory pages, which nvmet
+ * sets to 4 KiB (CAP.MPSMIN = 0).
  */
 static u32 nvmet_rdma_max_transfer(struct nvmet_rdma_rsp *rsp)
 {
 	u32 mdts = rsp->req.metadata_len ? NVMET_RDMA_MAX_METADATA_MDTS :
 					    NVMET_RDMA_MAX_MDTS;
 
-	return (SZ_4K << mdts) + rsp->req.metadata_len;
+	return nvmeof_rw_wire_len(SZ_4K << mdts, rsp->req.metadata_len,
+				  nvmet_rdma_pract(rsp));
 }
 
 static u16 nvmet_rdma_map_sgl_keyed(struct nvmet_rdma_rsp *rsp,
