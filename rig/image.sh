@@ -25,6 +25,9 @@ else
 	make -s -j"$(nproc)" -C "$NVMEOF_ROOT" NVMEOF_NO_DEPS=1 KVER="$KVER" KDIR="$KDIR" modules >&2
 fi
 
+# the rig's RNIC-faithful soft-RoCE (rdma=rxe-hw scenarios), and its tests
+rxe_hw=$("$NVMEOF_ROOT/rig/rxe-hw/build.sh" "$KVER" "$KDIR")
+
 key=$( (cat "$NVMEOF_ROOT/rig/mkinitramfs.sh"; ls -l --time-style=+%s "$VMLINUZ") | sha256sum | cut -c1-12)
 base=$NVMEOF_CACHE/initramfs/$KVER-$key.cpio
 if [ ! -e "$base" ]; then
@@ -36,6 +39,6 @@ if [ ! -e "$base" ]; then
 fi
 "$NVMEOF_ROOT/rig/mkinitramfs.sh" overlay "$KVER" "$base.stage" "$out/overlay.cpio" \
 	"$NVMEOF_ROOT/build/$KVER/host/nvme-rdma.ko" "$NVMEOF_ROOT/build/$KVER/target/nvmet-rdma.ko" \
-	"${kunit[@]}"
+	"$rxe_hw" "${kunit[@]}"
 cat "$base" "$out/overlay.cpio" > "$out/guest.img"
 printf '%s\n' "$out/guest.img"

@@ -8,9 +8,11 @@
 #       from this machine with their libraries, plus the kernel's own modules
 #       that the scenarios need (from MODROOT/lib/modules/KVER). Cached by the
 #       caller; takes a few seconds.
-#   rig/mkinitramfs.sh overlay KVER BASE_STAGE OUT HOST_KO TARGET_KO [KUNIT_KO...]
+#   rig/mkinitramfs.sh overlay KVER BASE_STAGE OUT HOST_KO TARGET_KO RXE_HW_DIR [KUNIT_KO...]
 #       our modules installed under /lib/modules/KVER/updates/ (as DKMS does),
-#       depmod re-run, plus /init, the guest library and the scenarios.
+#       the rig's rxe-hw under extra/ (its KUnit tests, if built, in
+#       /rig/rxe-hw/), depmod re-run, plus /init, the guest library and the
+#       scenarios.
 #
 # The kernel unpacks concatenated cpio archives in order, so the run image is
 # simply `cat base.cpio overlay.cpio`.
@@ -89,19 +91,22 @@ build_base() {
 }
 
 build_overlay() {
-	local kver=$1 base=$2 out=$3 host_ko=$4 target_ko=$5 stage
-	shift 5
+	local kver=$1 base=$2 out=$3 host_ko=$4 target_ko=$5 rxe_hw=$6 stage
+	shift 6
 	stage=$out.stage
 	rm -rf "$stage"
-	mkdir -p "$stage/lib/modules/$kver/updates" "$stage/rig/kunit"
+	mkdir -p "$stage/lib/modules/$kver/updates" "$stage/lib/modules/$kver/extra" \
+		"$stage/rig/kunit" "$stage/rig/rxe-hw"
 	# depmod must see the whole tree, so work on a copy of the base's modules
 	cp -a "$base/lib/modules/$kver/." "$stage/lib/modules/$kver/"
 	cp "$host_ko" "$target_ko" "$stage/lib/modules/$kver/updates/"
+	cp "$rxe_hw/rdma_rxe_hw.ko" "$stage/lib/modules/$kver/extra/"
+	[ ! -e "$rxe_hw/rxe_hw_test.ko" ] || cp "$rxe_hw/rxe_hw_test.ko" "$stage/rig/rxe-hw/"
 	for f in "$@"; do cp "$f" "$stage/rig/kunit/"; done
 	/sbin/depmod -b "$stage" "$kver"
-	# only what changed goes into the overlay: updates/ and the indexes
-	find "$stage/lib/modules/$kver" -mindepth 1 -maxdepth 1 ! -name 'updates' ! -name 'modules.*' \
-		-exec rm -rf {} +
+	# only what changed goes into the overlay: updates/, extra/ and the indexes
+	find "$stage/lib/modules/$kver" -mindepth 1 -maxdepth 1 ! -name 'updates' ! -name 'extra' \
+		! -name 'modules.*' -exec rm -rf {} +
 	# build IDs of both variants of each transport, so the guest can prove
 	# which one is loaded (/sys/module/*/notes): Debian's in-tree modules have
 	# no srcversion (CONFIG_MODULE_SRCVERSION_ALL is off)

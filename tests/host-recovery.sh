@@ -85,7 +85,7 @@ rig_check "verified I/O after the reconnect" rig_fio_verify "$ns" randrw 64k 8 1
 # and enabled by hand, which is done for it here. Then a new connect works.
 rig_check "rdma link delete $RIG_RDMA_DEV (controller idle)" rdma link delete $RIG_RDMA_DEV
 rig_check "controller removed" rig_wait 30 rig_no_controllers
-rig_check "rdma link add $RIG_RDMA_DEV again" rdma link add $RIG_RDMA_DEV type ${RIG_RDMA_DEV%0} netdev d0
+rig_check "rdma link add $RIG_RDMA_DEV again" rdma link add $RIG_RDMA_DEV type $RIG_RDMA_TYPE netdev d0
 if [ "$RIG_TARGET" = stock ]; then
 	rig_log "stock target: cycling the port by hand"
 	rig_check "port disabled" rm "$port/subsystems/$RIG_NQN"

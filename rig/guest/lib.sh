@@ -200,8 +200,9 @@ rig_wait() {
 	return 1
 }
 
-# rig_setup_rdma [rxe|siw] - a dummy netdev (MTU 9000, so rxe runs at 4096)
-# with IPv4 and IPv6 addresses, and a software RDMA device on it.
+# rig_setup_rdma [rxe|siw|rxe-hw] - a dummy netdev (MTU 9000, so rxe runs at
+# 4096) with IPv4 and IPv6 addresses, and a software RDMA device on it. rxe-hw
+# is the rig's rxe with a hardware RNIC's rules (rig/rxe-hw/rxe_hw.c).
 rig_setup_rdma() {
 	local kind=${1:-${RIG_RDMA:-rxe}}
 	# rxe needs a crc32 implementation before it loads
@@ -219,9 +220,12 @@ rig_setup_rdma() {
 	     rig_must "rdma link add rxe0" rdma link add rxe0 type rxe netdev d0 ;;
 	siw) rig_must "load siw" $MODPROBE siw
 	     rig_must "rdma link add siw0" rdma link add siw0 type siw netdev d0 ;;
+	rxe-hw) rig_must "load rdma_rxe_hw" $MODPROBE rdma_rxe_hw
+	     rig_must "rdma link add rxehw0" rdma link add rxehw0 type rxe_hw netdev d0 ;;
 	*) rig_must "unknown rdma device '$kind'" false ;;
 	esac
-	RIG_RDMA_DEV=${kind}0
+	# the device (rxe0, siw0, rxehw0) and its rdma link type (rxe, siw, rxe_hw)
+	RIG_RDMA_DEV=${kind/-/}0 RIG_RDMA_TYPE=${kind/-/_}
 }
 
 # rig_module_path stock|ours MODULE - the .ko that "stock" or "ours" means.

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh - build rxe-hw (rdma_rxe_hw.ko) for one rig kernel, and on a
+# kernel with KUnit its tests (rxe_hw_test.ko); print their directory.
+#
+# Usage: rig/rxe-hw/build.sh KVER KDIR
+#
+# rxe-hw is the kernel's own soft-RoCE (drivers/infiniband/sw/rxe, taken
+# from the linux-source package of KDIR's series, the very version KDIR was
+# built from) with rxe_hw.c added and hooks-SERIES.patch applied: send-queue
+# slots retire as on a hardware RNIC (see rxe_hw.c). A test device for the
+# rig's guests, never installed. Cached under $NVMEOF_CACHE/rxe-hw by kernel
+# and by the content of this directory.
+set -euo pipefail
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+kver=$1 kdir=$2
+here=$NVMEOF_ROOT/rig/rxe-hw
+version=$(kernel_version "$kdir")
+[ -n "$version" ] || die "cannot read the kernel version of $kdir"
+series=$(source_series "$version")
+patch=$here/hooks-$series.patch
+[ -e "$patch" ] || die "rxe-hw has no hooks for kernel series $series ($patch)"
+
+key=$( (cat "$here"/*; ls -l --time-style=+%s "$kdir/Module.symvers") |
+	sha256sum | cut -c1-12)
+out=$NVMEOF_CACHE/rxe-hw/$kver-$key
+if [ ! -e "$out/rdma_rxe_hw.ko" ]; then
+	ksrc=$(source_tree "$series")
+	have=$(kernel_version "$ksrc")
+	[ "$have" = "$version" ] ||
+		die "rxe-hw: kernel source $ksrc is $have but $kdir is $version"
+	log "building rxe-hw for $kver"
+	# earlier builds for this kernel (other sources here) are stale
+	rm -rf "$NVMEOF_CACHE/rxe-hw/$kver"-*
+	mkdir -p "$out"
+	cp "$ksrc"/drivers/infiniband/sw/rxe/* "$out/"
+	cp "$here/rxe_hw.c" "$here/rxe_hw.h" "$here/rxe_hw_test.c" "$out/"
+	patch -s -p1 -d "$out" < "$patch" ||
+		die "rxe-hw: $patch does not apply to $ksrc"
+	printf 'ifdef CONFIG_KUNIT\nobj-m += rxe_hw_test.o\nendif\n' >> "$out/Makefile"
+	make -s -C "$kdir" M="$out" -j"$(nproc)" modules >&2 ||
+		die "rxe-hw: the build failed"
+fi
+printf '%s\n' "$out"

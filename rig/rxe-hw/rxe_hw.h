@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * rxe-hw: soft-RoCE with the rules of a hardware RNIC, for nvmeof-rdma's
+ * test rig only (never installed). See rxe_hw.c.
+ */
+
+#ifndef RXE_HW_H
+#define RXE_HW_H
+
+struct rxe_qp;
+struct rxe_cq;
+struct rxe_cqe;
+struct rxe_send_wqe;
+struct ib_wc;
+
+bool rxe_hw_sq_full(struct rxe_qp *qp);
+void rxe_hw_tag_send_cqe(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
+			 struct rxe_cqe *cqe);
+void rxe_hw_polled(struct ib_wc *wc);
+void rxe_hw_qp_reset(struct rxe_qp *qp);
+int rxe_hw_init(void);
+void rxe_hw_exit(void);
+
+#endif /* RXE_HW_H */
