@@ -10,11 +10,14 @@
  * send queue: an unsignalled WQE holds its slot until a signalled one after
  * it is polled. Here a kernel QP's send queue counts as outstanding every
  * WQE posted after the newest one whose CQE was polled, and a post that
- * would exceed the queue's size fails with -ENOMEM (bad_wr the first WR not
- * taken), as mlx5's post_send does. The WQE's send sequence number (ssn,
- * one per WQE, in posting order) travels in the CQE, in fields rxe never
- * fills for a send completion, and is taken out again when polled. User
- * QPs post from user space through a shared queue and keep rxe's rule.
+ * would exceed the size the consumer asked for (max_send_wr; rxe rounds its
+ * ring up, and a consumer may only count on what it asked) fails with
+ * -ENOMEM, bad_wr the first WR not taken, as mlx5's post_send does.
+ * The WQE's send sequence number (ssn, one per WQE in posting order; rxe
+ * numbers all but local operations and never reads it, so REG_MR and
+ * LOCAL_INV get theirs here) travels in the CQE, in fields rxe never fills
+ * for a send completion, and is taken out again when polled. User QPs post
+ * from user space through a shared queue and keep rxe's rule.
  */
 
 #include <linux/debugfs.h>
@@ -51,10 +54,21 @@ bool rxe_hw_sq_full(struct rxe_qp *qp)
 		return false;
 	outstanding = (u32)atomic_read(&qp->ssn) -
 		      READ_ONCE(qp->sq.hw_retired_ssn);
-	if (outstanding < qp->sq.max_wr)
+	if (outstanding < qp->sq.hw_max_wr)
 		return false;
 	atomic_inc(&sq_full_refusals);
 	return true;
+}
+
+/**
+ * rxe_hw_posted() - a WQE was written to the send queue
+ * @qp: the QP, its sq_lock held
+ * @wqe: the WQE; a local operation (REG_MR, LOCAL_INV) gets its ssn here
+ */
+void rxe_hw_posted(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
+{
+	if (wqe->mask & WR_LOCAL_OP_MASK)
+		wqe->ssn = atomic_add_return(1, &qp->ssn);
 }
 
 /**

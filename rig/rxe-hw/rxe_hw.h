@@ -14,6 +14,7 @@ struct rxe_send_wqe;
 struct ib_wc;
 
 bool rxe_hw_sq_full(struct rxe_qp *qp);
+void rxe_hw_posted(struct rxe_qp *qp, struct rxe_send_wqe *wqe);
 void rxe_hw_tag_send_cqe(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 			 struct rxe_cqe *cqe);
 void rxe_hw_polled(struct ib_wc *wc);

@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/module.h>
+#include <net/ipv6.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
@@ -45,17 +46,38 @@ static struct ib_qp *create_qp(struct kunit *test, struct qp_pair *p)
 	return qp;
 }
 
-/* RESET -> INIT -> RTR -> RTS, connected to PEER through GID index 0 */
+/*
+ * The port's IPv4 GID (RoCE v2 on the guest's 10.77.0.1), which the RDMA CM
+ * would use too: its MAC resolves to the device's own, so packets loop back.
+ */
+static int ipv4_gid_index(struct qp_pair *p, union ib_gid *gid)
+{
+	const struct ib_gid_attr *attr;
+	int i;
+
+	for (i = 0; i < p->dev->port_data[1].immutable.gid_tbl_len; i++) {
+		attr = rdma_get_gid_attr(p->dev, 1, i);
+		if (IS_ERR(attr))
+			continue;
+		if (ipv6_addr_v4mapped((struct in6_addr *)attr->gid.raw)) {
+			*gid = attr->gid;
+			rdma_put_gid_attr(attr);
+			return i;
+		}
+		rdma_put_gid_attr(attr);
+	}
+	return -ENOENT;
+}
+
+/* RESET -> INIT -> RTR -> RTS, connected to PEER on the same port */
 static void connect_qp(struct kunit *test, struct qp_pair *p,
 		       struct ib_qp *qp, struct ib_qp *peer)
 {
-	const struct ib_gid_attr *gid = rdma_get_gid_attr(p->dev, 1, 0);
 	struct ib_qp_attr attr = {};
 	union ib_gid dgid;
+	int gid_index = ipv4_gid_index(p, &dgid);
 
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(gid), "no GID 0 on %s", rdma_dev);
-	dgid = gid->gid;	/* loopback: the peer is on the same port */
-	rdma_put_gid_attr(gid);
+	KUNIT_ASSERT_GE_MSG(test, gid_index, 0, "no IPv4 GID on %s", rdma_dev);
 	attr.qp_state = IB_QPS_RESET;
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
 
@@ -74,7 +96,7 @@ static void connect_qp(struct kunit *test, struct qp_pair *p,
 	attr.min_rnr_timer = 12;
 	attr.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
 	rdma_ah_set_port_num(&attr.ah_attr, 1);
-	rdma_ah_set_grh(&attr.ah_attr, &dgid, 0, 0, 1, 0);
+	rdma_ah_set_grh(&attr.ah_attr, &dgid, 0, gid_index, 1, 0);
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_AV |
 					   IB_QP_PATH_MTU | IB_QP_DEST_QPN |
 					   IB_QP_RQ_PSN |
