@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # rxe-hw-rules: the rig's RNIC-faithful soft-RoCE (rig/rxe-hw) keeps the
 # rule it is built for, so that a scenario passing on it means something.
-# Its KUnit tests (rxe_hw_test.ko, two loopback QPs posting zero-length
-# RDMA WRITEs) show that unsignalled WRs keep their send-queue slots once
-# executed, that a signalled WR retires them only when its CQE is polled,
+# Its KUnit tests (rxe_hw_test.ko: two connected QPs posting LOCAL_INVs,
+# which complete without the wire) show that unsignalled WRs keep their
+# send-queue slots once executed, that a signalled WR retires them only when its CQE is polled,
 # that a chain stops at the first WR that does not fit (bad_wr), and that
 # flush CQEs retire slots as they are polled; the device's refusal counter
 # moves with them. The scenarios run on rxe-hw are listed in testing.md.

@@ -2,8 +2,9 @@
 /*
  * KUnit tests of rxe-hw's send-queue rule, run against a live rxe-hw device
  * (tests/rxe-hw-rules.sh adds it, then loads this module). Two RC QPs on
- * the device are connected to each other (loopback) and post zero-length
- * RDMA WRITEs, which need no buffer and no receive.
+ * the device are connected to each other and post LOCAL_INVs of an MR that
+ * was never registered: work requests that complete without the wire, in
+ * the order posted, and are among those rxe leaves unnumbered (rxe_hw.c).
  */
 
 #include <kunit/test.h>
@@ -27,7 +28,8 @@ struct qp_pair {
 	struct ib_pd *pd;
 	struct ib_cq *cq;
 	struct ib_qp *a, *b;
-	u32 max_wr;		/* a's send queue, as the device reports it */
+	struct ib_mr *mr;	/* what the LOCAL_INVs invalidate */
+	u32 max_wr;		/* a's send queue, as asked */
 };
 
 static struct ib_qp *create_qp(struct kunit *test, struct qp_pair *p)
@@ -140,6 +142,9 @@ static int qp_pair_init(struct kunit *test)
 	p->cq = ib_alloc_cq(p->dev, NULL, 256, 0, IB_POLL_DIRECT);
 	if (IS_ERR(p->cq))
 		return PTR_ERR(p->cq);
+	p->mr = ib_alloc_mr(p->pd, IB_MR_TYPE_MEM_REG, 1);
+	if (IS_ERR(p->mr))
+		return PTR_ERR(p->mr);
 	p->a = create_qp(test, p);
 	p->b = create_qp(test, p);
 	connect_qp(test, p, p->a, p->b);
@@ -162,6 +167,8 @@ static void qp_pair_exit(struct kunit *test)
 		move_to_error(test, p->b);
 		ib_destroy_qp(p->b);
 	}
+	if (!IS_ERR_OR_NULL(p->mr))
+		ib_dereg_mr(p->mr);
 	if (!IS_ERR_OR_NULL(p->cq)) {
 		while (ib_poll_cq(p->cq, 1, &wc) > 0)
 			;
@@ -172,22 +179,25 @@ static void qp_pair_exit(struct kunit *test)
 	ib_device_put(p->dev);
 }
 
-/* a zero-length RDMA WRITE; SIGNALLED asks for a CQE */
-static void write_wr(struct ib_rdma_wr *wr, u64 wr_id, bool signalled)
+/* a LOCAL_INV of the pair's MR; SIGNALLED asks for a CQE */
+static void inv_wr(struct qp_pair *p, struct ib_send_wr *wr, u64 wr_id,
+		   bool signalled)
 {
 	memset(wr, 0, sizeof(*wr));
-	wr->wr.wr_id = wr_id;
-	wr->wr.opcode = IB_WR_RDMA_WRITE;
-	wr->wr.send_flags = signalled ? IB_SEND_SIGNALED : 0;
+	wr->wr_id = wr_id;
+	wr->opcode = IB_WR_LOCAL_INV;
+	wr->ex.invalidate_rkey = p->mr->rkey;
+	wr->send_flags = signalled ? IB_SEND_SIGNALED : 0;
 }
 
-static int post_one(struct ib_qp *qp, u64 wr_id, bool signalled)
+static int post_one(struct qp_pair *p, struct ib_qp *qp, u64 wr_id,
+		    bool signalled)
 {
 	const struct ib_send_wr *bad = NULL;
-	struct ib_rdma_wr wr;
+	struct ib_send_wr wr;
 
-	write_wr(&wr, wr_id, signalled);
-	return ib_post_send(qp, &wr.wr, &bad);
+	inv_wr(p, &wr, wr_id, signalled);
+	return ib_post_send(qp, &wr, &bad);
 }
 
 /* the next CQE within POLL_MS; false if none came */
@@ -214,14 +224,14 @@ static void unsignalled_hold_slots_test(struct kunit *test)
 
 	KUNIT_ASSERT_GE(test, p->max_wr, ASK_SEND_WR);
 	for (i = 0; i < p->max_wr; i++)
-		KUNIT_ASSERT_EQ(test, post_one(p->a, i, false), 0);
+		KUNIT_ASSERT_EQ(test, post_one(p, p->a, i, false), 0);
 	msleep(200);	/* executed by now, on rxe their slots would be free */
-	KUNIT_EXPECT_EQ(test, post_one(p->a, 100, true), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, post_one(p, p->a, 100, true), -ENOMEM);
 	msleep(200);
-	KUNIT_EXPECT_EQ(test, post_one(p->a, 101, true), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, post_one(p, p->a, 101, true), -ENOMEM);
 
 	connect_qp(test, p, p->a, p->b);	/* through RESET */
-	KUNIT_EXPECT_EQ(test, post_one(p->a, 102, true), 0);
+	KUNIT_EXPECT_EQ(test, post_one(p, p->a, 102, true), 0);
 }
 
 /*
@@ -232,15 +242,15 @@ static void signalled_retires_when_polled_test(struct kunit *test)
 {
 	struct qp_pair *p = test->priv;
 	const struct ib_send_wr *bad = NULL;
-	struct ib_rdma_wr *wrs;
+	struct ib_send_wr *wrs;
 	struct ib_wc wc;
 	u32 i;
 
 	for (i = 0; i + 1 < p->max_wr; i++)
-		KUNIT_ASSERT_EQ(test, post_one(p->a, i, false), 0);
-	KUNIT_ASSERT_EQ(test, post_one(p->a, 42, true), 0);
+		KUNIT_ASSERT_EQ(test, post_one(p, p->a, i, false), 0);
+	KUNIT_ASSERT_EQ(test, post_one(p, p->a, 42, true), 0);
 	msleep(200);	/* all executed, the CQE waits in the CQ */
-	KUNIT_EXPECT_EQ(test, post_one(p->a, 43, true), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, post_one(p, p->a, 43, true), -ENOMEM);
 
 	KUNIT_ASSERT_TRUE(test, poll_one(p->cq, &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 42);
@@ -251,11 +261,11 @@ static void signalled_retires_when_polled_test(struct kunit *test)
 	wrs = kunit_kcalloc(test, p->max_wr, sizeof(*wrs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, wrs);
 	for (i = 0; i < p->max_wr; i++) {
-		write_wr(&wrs[i], 200 + i, i + 1 == p->max_wr);
+		inv_wr(p, &wrs[i], 200 + i, i + 1 == p->max_wr);
 		if (i)
-			wrs[i - 1].wr.next = &wrs[i].wr;
+			wrs[i - 1].next = &wrs[i];
 	}
-	KUNIT_EXPECT_EQ(test, ib_post_send(p->a, &wrs[0].wr, &bad), 0);
+	KUNIT_EXPECT_EQ(test, ib_post_send(p->a, &wrs[0], &bad), 0);
 	KUNIT_ASSERT_TRUE(test, poll_one(p->cq, &wc));
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 200 + p->max_wr - 1);
 }
@@ -268,19 +278,19 @@ static void chain_stops_at_full_test(struct kunit *test)
 {
 	struct qp_pair *p = test->priv;
 	const struct ib_send_wr *bad = NULL;
-	struct ib_rdma_wr wrs[4];
+	struct ib_send_wr wrs[4];
 	struct ib_wc wc;
 	u32 i;
 
 	for (i = 0; i + 2 < p->max_wr; i++)
-		KUNIT_ASSERT_EQ(test, post_one(p->a, 1, i + 3 == p->max_wr), 0);
+		KUNIT_ASSERT_EQ(test, post_one(p, p->a, 1, i + 3 == p->max_wr), 0);
 	for (i = 0; i < ARRAY_SIZE(wrs); i++) {
-		write_wr(&wrs[i], 10 + i, true);
+		inv_wr(p, &wrs[i], 10 + i, true);
 		if (i)
-			wrs[i - 1].wr.next = &wrs[i].wr;
+			wrs[i - 1].next = &wrs[i];
 	}
-	KUNIT_EXPECT_EQ(test, ib_post_send(p->a, &wrs[0].wr, &bad), -ENOMEM);
-	KUNIT_EXPECT_PTR_EQ(test, bad, &wrs[2].wr);
+	KUNIT_EXPECT_EQ(test, ib_post_send(p->a, &wrs[0], &bad), -ENOMEM);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wrs[2]);
 
 	/* what went in completes: 1, then 10 and 11, and nothing else */
 	for (i = 0; i < 3; i++) {
@@ -303,15 +313,15 @@ static void flush_retires_when_polled_test(struct kunit *test)
 
 	move_to_error(test, p->a);
 	for (i = 0; i < p->max_wr; i++)
-		KUNIT_ASSERT_EQ(test, post_one(p->a, i, false), 0);
+		KUNIT_ASSERT_EQ(test, post_one(p, p->a, i, false), 0);
 	msleep(200);
-	KUNIT_EXPECT_EQ(test, post_one(p->a, 100, false), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, post_one(p, p->a, 100, false), -ENOMEM);
 	for (i = 0; i < p->max_wr; i++) {
 		KUNIT_ASSERT_TRUE(test, poll_one(p->cq, &wc));
 		KUNIT_EXPECT_EQ(test, wc.wr_id, i);
 		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
 	}
-	KUNIT_EXPECT_EQ(test, post_one(p->a, 101, false), 0);
+	KUNIT_EXPECT_EQ(test, post_one(p, p->a, 101, false), 0);
 }
 
 static struct kunit_case rxe_hw_sq_cases[] = {

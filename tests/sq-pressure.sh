@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+# sq-pressure: send queues kept full on rxe-hw, whose slots retire only as
+# a hardware RNIC's do (rig/rxe-hw: when a later signalled CQE is polled).
+# I/O queues of 16 and of 8 entries are held at their depth by fio with
+# reads and writes from 512 B to 128 KiB (in the capsule, and over RDMA
+# READ/WRITE with memory registration on the host), long enough that
+# unsignalled work requests pile up on both sides. Expected: every byte
+# verified, and no post that fails for a full send queue on either side:
+# such a failure becomes an I/O error or a controller reset on a server.
+# rig: pairs=ours/ours,ours/stock,stock/ours kernels=debug rdma=rxe-hw timeout=300
+
+rig_setup_rdma
+rig_load_target
+rig_load_host
+dev=$(rig_backing ram 64)
+rig_must "brd backing device" test -b "$dev"
+rig_must "export $dev" rig_export "$dev"
+refusals=/sys/kernel/debug/rxe_hw/sq_full_refusals
+
+# queue_full_run QSIZE - a controller with one I/O queue of QSIZE entries,
+# held full by two fio jobs
+queue_full_run() {
+	local q=$1 ns before
+	before=$(cat $refusals)
+	ns=$(rig_connect $RIG_IP4 4420 --queue-size=$q --nr-io-queues=1)
+	rig_check "-Q $q: connect" test -b "$ns" || return
+	rig_check "-Q $q: reads and writes, 512 B to 128 KiB, QD $((2 * q))" \
+		rig_fio_verify "$ns" randrw 4k $q 2 8M \
+		--bssplit=512/10:4k/40:16k/20:64k/15:128k/15
+	rig_check "-Q $q: 128 KiB writes, QD $q" rig_fio_verify "$ns" randwrite 128k $q 1 8M
+	rig_log "-Q $q: rxe-hw refused $(( $(cat $refusals) - before )) posts for a full send queue"
+	rig_check "-Q $q: disconnect" rig_disconnect
+}
+
+queue_full_run 16
+queue_full_run 8
+
+rig_check "the host never lost a post to a full send queue" \
+	sh -c '! dmesg | grep -E "posting a command failed|memory registration posted without its command|nvme_rdma_post_send failed"'
+rig_check "the host never started error recovery" \
+	sh -c '! dmesg | grep -E "starting error recovery|Reconnecting in"'
+rig_check "the target never lost a post to a full send queue" \
+	sh -c '! dmesg | grep -E "posting a .*signalled response failed|sending cmd response failed|post_recv cmd failed"'
+rig_check "unexport" rig_unexport
