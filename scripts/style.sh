@@ -24,7 +24,8 @@ gate() {	# gate NAME OUTPUT
 }
 
 mapfile -t files < <(git ls-files -co --exclude-standard -- \
-	'host/*.[ch]' 'target/*.[ch]' 'common/*.[ch]' 'kunit/*.[ch]' 'compat/*.h' 'compat/probes/*.c')
+	'host/*.[ch]' 'target/*.[ch]' 'common/*.[ch]' 'kunit/*.[ch]' 'compat/*.h' 'compat/probes/*.c' \
+	'rig/rxe-hw/*.[ch]')
 
 out=$("$src/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types \
 	--ignore FILE_PATH_CHANGES -f "${files[@]}" 2>&1)

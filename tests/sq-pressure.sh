@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # sq-pressure: send queues kept full on rxe-hw, whose slots retire only as
 # a hardware RNIC's do (rig/rxe-hw: when a later signalled CQE is polled).
-# I/O queues of 16 and of 8 entries are held at their depth by fio with
-# reads and writes from 512 B to 128 KiB (in the capsule, and over RDMA
-# READ/WRITE with memory registration on the host), long enough that
-# unsignalled work requests pile up on both sides. Expected: every byte
-# verified, and no post that fails for a full send queue on either side:
-# such a failure becomes an I/O error or a controller reset on a server.
-# rig: pairs=ours/ours,ours/stock,stock/ours kernels=debug rdma=rxe-hw timeout=300
+# I/O queues of 16 (the fabrics minimum) and of 32 entries are held at
+# their depth by fio with reads and writes from 512 B to 128 KiB (in the
+# capsule, and over RDMA READ/WRITE with memory registration on the host),
+# long enough that unsignalled work requests pile up on both sides.
+# Expected: every byte verified, and no post that fails for a full send
+# queue on either side: such a failure becomes an I/O error or a controller
+# reset on a server. Our target against the stock host is left out for
+# CI's time; its accounting is the same against our host.
+# rig: pairs=ours/ours,ours/stock kernels=debug rdma=rxe-hw timeout=300
 
 rig_setup_rdma
 rig_load_target
@@ -33,7 +35,7 @@ queue_full_run() {
 }
 
 queue_full_run 16
-queue_full_run 8
+queue_full_run 32
 
 rig_check "the host never lost a post to a full send queue" \
 	sh -c '! dmesg | grep -E "posting a command failed|memory registration posted without its command|nvme_rdma_post_send failed"'

@@ -34,7 +34,7 @@ MODULE_PARM_DESC(sq_rule,
 		 "Send-queue slots retire as on hardware: when a later signalled CQE is polled (default Y)");
 
 /* in a stored send CQE's wc_flags: vendor_err holds the WQE's ssn */
-#define RXE_HW_WC_SSN	(1u << 31)
+#define RXE_HW_WC_SSN	((int)BIT(30))
 
 static struct dentry *rxe_hw_debugfs;
 static atomic_t sq_full_refusals;
