@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # sq-pressure: send queues kept full on rxe-hw, whose slots retire only as
-# a hardware RNIC's do (rig/rxe-hw: when a later signalled CQE is polled).
+# a hardware RNIC's do (rig/rxe-hw: when a later signalled CQE is polled),
+# and whose SEND CQEs come after the reply they provoked, as an RNIC's often
+# do (so a request's tag can be reused while its SEND still holds a slot).
 # I/O queues of 16 (the fabrics minimum) and of 32 entries are held at
 # their depth by fio with reads and writes from 512 B to 128 KiB (in the
 # capsule, and over RDMA READ/WRITE with memory registration on the host),
@@ -18,6 +20,8 @@ dev=$(rig_backing ram 64)
 rig_must "brd backing device" test -b "$dev"
 rig_must "export $dev" rig_export "$dev"
 refusals=/sys/kernel/debug/rxe_hw/sq_full_refusals
+held=/sys/kernel/debug/rxe_hw/send_cqes_held
+held_before=$(cat $held)
 
 # queue_full_run QSIZE - a controller with one I/O queue of QSIZE entries,
 # held full by two fio jobs
@@ -36,6 +40,8 @@ queue_full_run() {
 
 queue_full_run 16
 queue_full_run 32
+rig_log "rxe-hw held $(( $(cat $held) - held_before )) SEND CQEs for their reply"
+rig_check "rxe-hw held SEND CQEs back for their replies" test "$(cat $held)" -gt "$held_before"
 
 rig_check "the host never lost a post to a full send queue" \
 	sh -c '! dmesg | grep -E "posting a command failed|memory registration posted without its command|nvme_rdma_post_send failed"'

@@ -18,6 +18,13 @@
  * LOCAL_INV get theirs here) travels in the CQE, in fields rxe never fills
  * for a send completion, and is taken out again when polled. User QPs post
  * from user space through a shared queue and keep rxe's rule.
+ *
+ * Completion order. On rxe the CQE of a SEND is in the CQ before the reply
+ * it provoked: the peer ACKs before it answers. On an RNIC the reply often
+ * comes first (ACKs are coalesced), every I/O. With send_cqe_after_reply
+ * (default on) a kernel QP's successful SEND CQE is held back until the
+ * QP's next receive CQE has been posted, or hold_ms has passed; the send
+ * CQEs after it wait behind it, so the send queue's CQEs stay in order.
  */
 
 #include <linux/debugfs.h>
@@ -36,8 +43,28 @@ MODULE_PARM_DESC(sq_rule,
 /* in a stored send CQE's wc_flags: vendor_err holds the WQE's ssn */
 #define RXE_HW_WC_SSN	((int)BIT(30))
 
+static bool send_cqe_after_reply = true;
+module_param(send_cqe_after_reply, bool, 0644);
+MODULE_PARM_DESC(send_cqe_after_reply,
+		 "Hold a SEND's CQE until the QP's next receive CQE, as an RNIC's reply often overtakes it (default Y)");
+
+static unsigned int hold_ms = 20;
+module_param(hold_ms, uint, 0644);
+MODULE_PARM_DESC(hold_ms,
+		 "Longest a SEND's CQE waits for a reply, in ms (default 20)");
+
 static struct dentry *rxe_hw_debugfs;
 static atomic_t sq_full_refusals;
+static atomic_t send_cqes_held;
+
+/* a kernel QP's send CQEs held back, oldest first (a ring of nr) */
+struct rxe_hw_qp {
+	spinlock_t		lock;	/* guards the ring */
+	struct timer_list	timer;	/* releases them after hold_ms */
+	struct rxe_qp		*qp;
+	u32			head, count, nr;
+	struct rxe_cqe		held[];
+};
 
 /**
  * rxe_hw_sq_full() - may a kernel QP's send queue take one more WQE?
@@ -58,6 +85,49 @@ bool rxe_hw_sq_full(struct rxe_qp *qp)
 		return false;
 	atomic_inc(&sq_full_refusals);
 	return true;
+}
+
+/* post the held CQEs in order; the caller holds hw->lock */
+static void rxe_hw_release_held(struct rxe_hw_qp *hw)
+{
+	while (hw->count) {
+		rxe_cq_post(hw->qp->scq, &hw->held[hw->head], 0);
+		hw->head = (hw->head + 1) % hw->nr;
+		hw->count--;
+	}
+}
+
+static void rxe_hw_hold_expired(struct timer_list *t)
+{
+	struct rxe_hw_qp *hw = from_timer(hw, t, timer);
+	unsigned long flags;
+
+	spin_lock_irqsave(&hw->lock, flags);
+	rxe_hw_release_held(hw);
+	spin_unlock_irqrestore(&hw->lock, flags);
+}
+
+/**
+ * rxe_hw_qp_init() - a kernel QP's send queue is created
+ * @qp: the QP
+ * @max_send_wr: the send queue's size as the consumer asked for it
+ */
+void rxe_hw_qp_init(struct rxe_qp *qp, u32 max_send_wr)
+{
+	struct rxe_hw_qp *hw;
+
+	qp->sq.hw_max_wr = max_send_wr;
+	if (qp->is_user)
+		return;
+	/* at most one held CQE per WQE not yet retired, and a drain's */
+	hw = kvzalloc(struct_size(hw, held, max_send_wr + 1), GFP_KERNEL);
+	if (!hw)
+		return;		/* SEND CQEs not held for this QP */
+	spin_lock_init(&hw->lock);
+	timer_setup(&hw->timer, rxe_hw_hold_expired, 0);
+	hw->qp = qp;
+	hw->nr = max_send_wr + 1;
+	qp->hw = hw;
 }
 
 /**
@@ -84,6 +154,57 @@ void rxe_hw_tag_send_cqe(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 		return;
 	cqe->ibwc.wc_flags |= RXE_HW_WC_SSN;
 	cqe->ibwc.vendor_err = wqe->ssn;
+}
+
+/**
+ * rxe_hw_post_send_cqe() - post a send CQE, or hold it for the reply
+ * @qp: the QP whose send queue completed a WQE
+ * @cqe: the CQE (copied)
+ *
+ * Return: 0, or rxe_cq_post()'s error when posted at once.
+ */
+int rxe_hw_post_send_cqe(struct rxe_qp *qp, struct rxe_cqe *cqe)
+{
+	struct rxe_hw_qp *hw = qp->hw;
+	unsigned long flags;
+	bool hold;
+
+	if (!hw)
+		return rxe_cq_post(qp->scq, cqe, 0);
+	spin_lock_irqsave(&hw->lock, flags);
+	/* behind held ones always; a SEND's own when asked for */
+	hold = hw->count || (READ_ONCE(send_cqe_after_reply) &&
+			     cqe->ibwc.status == IB_WC_SUCCESS &&
+			     cqe->ibwc.opcode == IB_WC_SEND);
+	if (hold && hw->count < hw->nr) {
+		hw->held[(hw->head + hw->count) % hw->nr] = *cqe;
+		if (!hw->count++)
+			mod_timer(&hw->timer,
+				  jiffies + msecs_to_jiffies(READ_ONCE(hold_ms)));
+		atomic_inc(&send_cqes_held);
+		spin_unlock_irqrestore(&hw->lock, flags);
+		return 0;
+	}
+	rxe_hw_release_held(hw);	/* full: keep the order */
+	spin_unlock_irqrestore(&hw->lock, flags);
+	return rxe_cq_post(qp->scq, cqe, 0);
+}
+
+/**
+ * rxe_hw_reply_delivered() - a receive CQE of the QP was posted: the
+ *	SEND CQEs held for it follow
+ * @qp: the QP
+ */
+void rxe_hw_reply_delivered(struct rxe_qp *qp)
+{
+	struct rxe_hw_qp *hw = qp->hw;
+	unsigned long flags;
+
+	if (!hw || !READ_ONCE(hw->count))
+		return;
+	spin_lock_irqsave(&hw->lock, flags);
+	rxe_hw_release_held(hw);
+	spin_unlock_irqrestore(&hw->lock, flags);
 }
 
 /**
@@ -136,14 +257,30 @@ static void rxe_hw_forget_qp(struct rxe_qp *qp)
 }
 
 /**
- * rxe_hw_qp_reset() - the QP's send sequence starts again (created, reset
- *	or destroyed)
+ * rxe_hw_qp_reset() - the QP's send sequence starts again (created or reset)
  * @qp: the QP
+ *
+ * CQEs still held are posted first: they are of WQEs that completed.
  */
 void rxe_hw_qp_reset(struct rxe_qp *qp)
 {
+	if (qp->hw) {
+		del_timer_sync(&qp->hw->timer);
+		rxe_hw_hold_expired(&qp->hw->timer);
+	}
 	rxe_hw_forget_qp(qp);
 	WRITE_ONCE(qp->sq.hw_retired_ssn, 0);
+}
+
+/**
+ * rxe_hw_qp_cleanup() - the QP is destroyed
+ * @qp: the QP
+ */
+void rxe_hw_qp_cleanup(struct rxe_qp *qp)
+{
+	rxe_hw_qp_reset(qp);
+	kvfree(qp->hw);
+	qp->hw = NULL;
 }
 
 /**
@@ -156,8 +293,11 @@ int rxe_hw_init(void)
 	rxe_hw_debugfs = debugfs_create_dir("rxe_hw", NULL);
 	debugfs_create_atomic_t("sq_full_refusals", 0444, rxe_hw_debugfs,
 				&sq_full_refusals);
-	pr_info("rxe-hw: send-queue slots retire as on hardware%s\n",
-		sq_rule ? "" : " (off: sq_rule=N)");
+	debugfs_create_atomic_t("send_cqes_held", 0444, rxe_hw_debugfs,
+				&send_cqes_held);
+	pr_info("rxe-hw: send-queue slots retire as on hardware%s; SEND CQEs after the reply%s\n",
+		sq_rule ? "" : " (off: sq_rule=N)",
+		send_cqe_after_reply ? "" : " (off: send_cqe_after_reply=N)");
 	return 0;
 }
 

@@ -13,12 +13,16 @@ struct rxe_cqe;
 struct rxe_send_wqe;
 struct ib_wc;
 
+void rxe_hw_qp_init(struct rxe_qp *qp, u32 max_send_wr);
 bool rxe_hw_sq_full(struct rxe_qp *qp);
 void rxe_hw_posted(struct rxe_qp *qp, struct rxe_send_wqe *wqe);
 void rxe_hw_tag_send_cqe(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 			 struct rxe_cqe *cqe);
+int rxe_hw_post_send_cqe(struct rxe_qp *qp, struct rxe_cqe *cqe);
+void rxe_hw_reply_delivered(struct rxe_qp *qp);
 void rxe_hw_polled(struct ib_wc *wc);
 void rxe_hw_qp_reset(struct rxe_qp *qp);
+void rxe_hw_qp_cleanup(struct rxe_qp *qp);
 int rxe_hw_init(void);
 void rxe_hw_exit(void);
 
