@@ -23,23 +23,31 @@ refusals=/sys/kernel/debug/rxe_hw/sq_full_refusals
 held=/sys/kernel/debug/rxe_hw/send_cqes_held
 held_before=$(cat $held)
 
-# queue_full_run QSIZE - a controller with one I/O queue of QSIZE entries,
-# held full by two fio jobs
+# queue_full_run QSIZE [WHEN] - a controller with one I/O queue of QSIZE
+# entries, held full by two fio jobs; WHEN names the conditions in the checks
 queue_full_run() {
-	local q=$1 ns before
+	local q=$1 c="-Q $1${2:+, $2}" ns before
 	before=$(cat $refusals)
 	ns=$(rig_connect $RIG_IP4 4420 --queue-size=$q --nr-io-queues=1)
-	rig_check "-Q $q: connect" test -b "$ns" || return
-	rig_check "-Q $q: reads and writes, 512 B to 128 KiB, QD $((2 * q))" \
+	rig_check "$c: connect" test -b "$ns" || return
+	rig_check "$c: reads and writes, 512 B to 128 KiB, QD $((2 * q))" \
 		rig_fio_verify "$ns" randrw 4k $q 2 8M \
 		--bssplit=512/10:4k/40:16k/20:64k/15:128k/15
-	rig_check "-Q $q: 128 KiB writes, QD $q" rig_fio_verify "$ns" randwrite 128k $q 1 8M
-	rig_log "-Q $q: rxe-hw refused $(( $(cat $refusals) - before )) posts for a full send queue"
-	rig_check "-Q $q: disconnect" rig_disconnect
+	rig_check "$c: 128 KiB writes, QD $q" rig_fio_verify "$ns" randwrite 128k $q 1 8M
+	rig_log "$c: rxe-hw refused $(( $(cat $refusals) - before )) posts for a full send queue"
+	rig_check "$c: disconnect" rig_disconnect
 }
 
 queue_full_run 16
 queue_full_run 32
+# a SEND's ACK lost and retransmitted while the peer answers on: its CQE,
+# and every send CQE after it, held for 64 replies or a second
+hold=/sys/module/rdma_rxe_hw/parameters
+echo 64 > $hold/hold_replies
+echo 1000 > $hold/hold_ms
+queue_full_run 32 "SEND CQEs held for 64 replies"
+echo 1 > $hold/hold_replies
+echo 20 > $hold/hold_ms
 rig_log "rxe-hw held $(( $(cat $held) - held_before )) SEND CQEs for their reply"
 rig_check "rxe-hw held SEND CQEs back for their replies" test "$(cat $held)" -gt "$held_before"
 

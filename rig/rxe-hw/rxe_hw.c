@@ -23,8 +23,10 @@
  * it provoked: the peer ACKs before it answers. On an RNIC the reply often
  * comes first (ACKs are coalesced), every I/O. With send_cqe_after_reply
  * (default on) a kernel QP's successful SEND CQE is held back until the
- * QP's next receive CQE has been posted, or hold_ms has passed; the send
- * CQEs after it wait behind it, so the send queue's CQEs stay in order.
+ * QP's next receive CQE has been posted (hold_replies of them: more stand
+ * for an ACK lost and retransmitted while the peer's replies flow), or
+ * hold_ms has passed; the send CQEs after it wait behind it, so the send
+ * queue's CQEs stay in order.
  */
 
 #include <linux/debugfs.h>
@@ -48,10 +50,15 @@ module_param(send_cqe_after_reply, bool, 0644);
 MODULE_PARM_DESC(send_cqe_after_reply,
 		 "Hold a SEND's CQE until the QP's next receive CQE, as an RNIC's reply often overtakes it (default Y)");
 
+static unsigned int hold_replies = 1;
+module_param(hold_replies, uint, 0644);
+MODULE_PARM_DESC(hold_replies,
+		 "Receive CQEs a held SEND CQE waits for (default 1; more: a lost ACK)");
+
 static unsigned int hold_ms = 20;
 module_param(hold_ms, uint, 0644);
 MODULE_PARM_DESC(hold_ms,
-		 "Longest a SEND's CQE waits for a reply, in ms (default 20)");
+		 "Longest a SEND's CQE waits for replies, in ms (default 20)");
 
 static struct dentry *rxe_hw_debugfs;
 static atomic_t sq_full_refusals;
@@ -63,6 +70,7 @@ struct rxe_hw_qp {
 	struct timer_list	timer;	/* releases them after hold_ms */
 	struct rxe_qp		*qp;
 	u32			head, count, nr;
+	u32			replies_left;	/* before they are posted */
 	struct rxe_cqe		held[];
 };
 
@@ -178,9 +186,11 @@ int rxe_hw_post_send_cqe(struct rxe_qp *qp, struct rxe_cqe *cqe)
 			     cqe->ibwc.opcode == IB_WC_SEND);
 	if (hold && hw->count < hw->nr) {
 		hw->held[(hw->head + hw->count) % hw->nr] = *cqe;
-		if (!hw->count++)
+		if (!hw->count++) {
+			hw->replies_left = READ_ONCE(hold_replies);
 			mod_timer(&hw->timer,
 				  jiffies + msecs_to_jiffies(READ_ONCE(hold_ms)));
+		}
 		atomic_inc(&send_cqes_held);
 		spin_unlock_irqrestore(&hw->lock, flags);
 		return 0;
@@ -192,7 +202,7 @@ int rxe_hw_post_send_cqe(struct rxe_qp *qp, struct rxe_cqe *cqe)
 
 /**
  * rxe_hw_reply_delivered() - a receive CQE of the QP was posted: the
- *	SEND CQEs held for it follow
+ *	SEND CQEs held for it follow, once hold_replies have come
  * @qp: the QP
  */
 void rxe_hw_reply_delivered(struct rxe_qp *qp)
@@ -203,7 +213,10 @@ void rxe_hw_reply_delivered(struct rxe_qp *qp)
 	if (!hw || !READ_ONCE(hw->count))
 		return;
 	spin_lock_irqsave(&hw->lock, flags);
-	rxe_hw_release_held(hw);
+	if (hw->replies_left <= 1)
+		rxe_hw_release_held(hw);
+	else
+		hw->replies_left--;
 	spin_unlock_irqrestore(&hw->lock, flags);
 }
 
