@@ -3,10 +3,11 @@
 # rule it is built for, so that a scenario passing on it means something.
 # Its KUnit tests (rxe_hw_test.ko: two connected QPs posting LOCAL_INVs,
 # which complete without the wire) show that unsignalled WRs keep their
-# send-queue slots once executed, that a signalled WR retires them only when its CQE is polled,
-# that a chain stops at the first WR that does not fit (bad_wr), and that
-# flush CQEs retire slots as they are polled; the device's refusal counter
-# moves with them. The scenarios run on rxe-hw are listed in testing.md.
+# send-queue slots once executed, that a signalled WR retires them only
+# when its CQE is polled, that a chain stops at the first WR that does not
+# fit (bad_wr), and that flush CQEs retire slots as they are polled; the
+# device's refusal counter moves with them. The scenarios run on rxe-hw are
+# listed in testing.md.
 # rig: pairs=ours/ours kernels=debug rdma=rxe-hw timeout=120
 
 # ktap_ok NAME - the kernel log has KTAP's "ok N NAME" (and not "not ok")
