@@ -52,12 +52,14 @@ static void nvme_rdma_inv_rkey_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct nvme_rdma_request *req =
 		container_of(wc->wr_cqe, struct nvme_rdma_request, reg_cqe);
 
+	nvmeof_sq_retire(&req->queue->sq, req->inv_mark);
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		nvme_rdma_wr_error(cq, wc, "LOCAL_INV");
 	else
 		nvme_rdma_end_request(req);
 }
 
+/* the LOCAL_INV, in the room its command reserved when admitted */
 static int nvme_rdma_inv_rkey(struct nvme_rdma_queue *queue,
 			      struct nvme_rdma_request *req)
 {
@@ -68,11 +70,31 @@ static int nvme_rdma_inv_rkey(struct nvme_rdma_queue *queue,
 		.send_flags	    = IB_SEND_SIGNALED,
 		.ex.invalidate_rkey = req->mr->rkey,
 	};
+	int ret;
 
 	req->reg_cqe.done = nvme_rdma_inv_rkey_done;
 	wr.wr_cqe = &req->reg_cqe;
 
-	return ib_post_send(queue->qp, &wr, NULL);
+	spin_lock_bh(&queue->sq_lock);
+	req->inv_reserved = false;
+	req->inv_mark = nvmeof_sq_post(&queue->sq, 1);
+	ret = ib_post_send(queue->qp, &wr, NULL);
+	if (unlikely(ret))
+		nvmeof_sq_unpost(&queue->sq, 1);
+	spin_unlock_bh(&queue->sq_lock);
+	return ret;
+}
+
+/* a response made the LOCAL_INV its command reserved room for needless */
+static void nvme_rdma_inv_unneeded(struct nvme_rdma_queue *queue,
+				   struct nvme_rdma_request *req)
+{
+	if (!req->inv_reserved)
+		return;
+	spin_lock_bh(&queue->sq_lock);
+	req->inv_reserved = false;
+	nvmeof_sq_unreserve(&queue->sq, 1);
+	spin_unlock_bh(&queue->sq_lock);
 }
 
 static void nvme_rdma_dma_unmap_req(struct ib_device *ibdev, struct request *rq)
@@ -433,6 +455,7 @@ static void nvme_rdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct nvme_rdma_request *req =
 		container_of(qe, struct nvme_rdma_request, sqe);
 
+	nvmeof_sq_retire(&req->queue->sq, req->send_mark);
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		nvme_rdma_wr_error(cq, wc, "SEND");
 	else
@@ -533,10 +556,11 @@ void nvme_rdma_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc)
  * (why a SEND that points at memory must complete before its request may).
  * So the request completes on its response alone, and no completion is
  * generated per command: every (signal_mask + 1)-th such SEND is signalled,
- * on the queue's own cqe, only so that a hardware send queue gets the slots
- * of the unsignalled ones back. Flushed on a connection error, every SEND
- * completes on that cqe, which starts error recovery, as any failed SEND
- * does.
+ * only so that a hardware send queue gets the slots of the unsignalled
+ * ones back; that one's request also waits for its SEND's completion, which
+ * carries the count's mark (nvme_rdma_send_done()). Flushed on a connection
+ * error, every unsignalled SEND completes on the queue's cmd_send_cqe,
+ * which starts error recovery, as any failed SEND does.
  */
 static void nvme_rdma_prep_cmd_inline(struct nvme_rdma_queue *queue,
 				      struct nvme_rdma_request *req)
@@ -551,8 +575,12 @@ static void nvme_rdma_prep_cmd_inline(struct nvme_rdma_queue *queue,
 		.opcode		= IB_WR_SEND,
 		.send_flags	= IB_SEND_INLINE,
 	};
-	if (!(atomic_inc_return(&queue->unsignalled_count) & queue->signal_mask))
+	if (!(atomic_inc_return(&queue->unsignalled_count) & queue->signal_mask)) {
 		req->send_wr.send_flags |= IB_SEND_SIGNALED;
+		req->sqe.cqe.done = nvme_rdma_send_done;
+		req->send_wr.wr_cqe = &req->sqe.cqe;
+		return;		/* the send and recv completions */
+	}
 	refcount_set(&req->ref, 1);	/* the response alone */
 }
 
@@ -563,6 +591,57 @@ static struct ib_send_wr *nvme_rdma_first_wr(struct nvme_rdma_request *req)
 		return &req->send_wr;
 	req->reg_wr.wr.next = &req->send_wr;
 	return &req->reg_wr.wr;
+}
+
+/*
+ * Admit @req to the send queue: room for the WRs it posts now (its REG_MR,
+ * if any, and its SEND) and for the LOCAL_INV its response may need. A
+ * command that does not fit is not posted at all -- never a REG_MR without
+ * its SEND -- and blk-mq gives it back shortly (BLK_STS_RESOURCE), while
+ * the WRs before it retire.
+ */
+static bool nvme_rdma_sq_admit(struct nvme_rdma_queue *queue,
+			       struct nvme_rdma_request *req)
+{
+	lockdep_assert_held(&queue->sq_lock);
+	req->sq_wrs = req->mr ? 2 : 1;
+	req->inv_reserved = req->mr;
+	return nvmeof_sq_admit(&queue->sq, req->sq_wrs + req->inv_reserved);
+}
+
+/* @req's WRs go on the queue now; the caller holds sq_lock and posts */
+static void nvme_rdma_sq_posting(struct nvme_rdma_queue *queue,
+				 struct nvme_rdma_request *req)
+{
+	req->send_mark = nvmeof_sq_post(&queue->sq, req->sq_wrs);
+}
+
+/* the request a work request of a command belongs to */
+static struct nvme_rdma_request *nvme_rdma_wr_req(const struct ib_send_wr *wr)
+{
+	if (wr->opcode == IB_WR_SEND)
+		return container_of(wr, struct nvme_rdma_request, send_wr);
+	return container_of(wr, struct nvme_rdma_request, reg_wr.wr);
+}
+
+/*
+ * A post failed: the WRs from @bad_wr on hold nothing, and the commands not
+ * wholly posted will post no LOCAL_INV. The caller holds sq_lock.
+ */
+static void nvme_rdma_sq_unposted(struct nvme_rdma_queue *queue,
+				  const struct ib_send_wr *bad_wr)
+{
+	while (bad_wr) {
+		struct nvme_rdma_request *req = nvme_rdma_wr_req(bad_wr);
+
+		nvmeof_sq_unpost(&queue->sq,
+				 bad_wr == &req->send_wr ? 1 : req->sq_wrs);
+		if (req->inv_reserved) {
+			nvmeof_sq_unreserve(&queue->sq, 1);
+			req->inv_reserved = false;
+		}
+		bad_wr = req->send_wr.next;
+	}
 }
 
 /*
@@ -632,6 +711,7 @@ static void nvme_rdma_post_pending(struct nvme_rdma_queue *queue)
 	struct nvme_rdma_request *req, *prev = NULL;
 	const struct ib_send_wr *bad_wr;
 	struct ib_send_wr *first = NULL;
+	unsigned long flags;
 	unsigned int nr = 0;
 	int ret;
 
@@ -652,14 +732,16 @@ static void nvme_rdma_post_pending(struct nvme_rdma_queue *queue)
 	}
 	trace_nvme_rdma_post_batch(queue, nr);
 
+	/* counted in the order posted: nobody posts in between */
+	spin_lock_irqsave(&queue->sq_lock, flags);
+	llist_for_each_entry(req, node, pending)
+		nvme_rdma_sq_posting(queue, req);
 	ret = nvme_rdma_post_wrs(queue, first, &bad_wr);
+	if (unlikely(ret))
+		nvme_rdma_sq_unposted(queue, bad_wr ?: first);
+	spin_unlock_irqrestore(&queue->sq_lock, flags);
 	while (unlikely(ret) && bad_wr) {
-		if (bad_wr->opcode == IB_WR_SEND)
-			req = container_of(bad_wr, struct nvme_rdma_request,
-					   send_wr);
-		else
-			req = container_of(bad_wr, struct nvme_rdma_request,
-					   reg_wr.wr);
+		req = nvme_rdma_wr_req(bad_wr);
 		nvme_rdma_check_half_posted(queue, req, bad_wr, ret);
 		bad_wr = req->send_wr.next;
 		nvme_rdma_end_unposted(queue, req, ret);
@@ -710,8 +792,20 @@ static struct blk_mq_tags *nvme_rdma_tagset(struct nvme_rdma_queue *queue)
 
 static void nvme_rdma_async_done(struct ib_cq *cq, struct ib_wc *wc)
 {
+	struct nvme_rdma_queue *queue = wc->qp->qp_context;
+	struct nvme_rdma_ctrl *ctrl = queue->ctrl;
+	bool waiting;
+
+	spin_lock_bh(&queue->sq_lock);
+	nvmeof_sq_kept_done(&queue->sq);
+	waiting = ctrl->async_waiting;
+	ctrl->async_waiting = false;
+	spin_unlock_bh(&queue->sq_lock);
+
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		nvme_rdma_wr_error(cq, wc, "ASYNC");
+	else if (unlikely(waiting))	/* its kept WR is free now */
+		queue_work(nvme_wq, &ctrl->ctrl.async_event_work);
 }
 
 /**
@@ -744,7 +838,21 @@ void nvme_rdma_submit_async_event(struct nvme_ctrl *arg)
 	ib_dma_sync_single_for_device(dev, sqe->dma, sizeof(*cmd),
 				      DMA_TO_DEVICE);
 
+	/*
+	 * The SEND goes in a WR the admin queue keeps for it (create_qp).
+	 * Should the SENDs of the last AERs still hold those (their CQEs
+	 * late, the target answered on), nvme_rdma_async_done() asks again.
+	 */
+	spin_lock_bh(&queue->sq_lock);
+	if (unlikely(!nvmeof_sq_kept_post(&queue->sq))) {
+		ctrl->async_waiting = true;
+		spin_unlock_bh(&queue->sq_lock);
+		return;
+	}
 	ret = nvme_rdma_post_send(queue, &sqe->cqe, sqe->dma, &sge, 1);
+	if (ret)
+		nvmeof_sq_kept_unpost(&queue->sq);
+	spin_unlock_bh(&queue->sq_lock);
 	WARN_ON_ONCE(ret);
 }
 
@@ -807,6 +915,7 @@ static void nvme_rdma_process_nvme_rsp(struct nvme_rdma_queue *queue,
 		req->rsp_received = true;
 		req->status = cqe->status;
 		req->result = cqe->result;
+		nvme_rdma_inv_unneeded(queue, req);
 		nvme_rdma_end_request(req);
 		return;
 	}
@@ -934,6 +1043,7 @@ static blk_status_t nvme_rdma_queue_one(struct nvme_rdma_queue *queue,
 	const struct ib_send_wr *bad_wr = NULL;
 	struct ib_send_wr *first;
 	bool queue_ready = test_bit(NVME_RDMA_Q_LIVE, &queue->flags);
+	unsigned long flags;
 	blk_status_t ret;
 	int err = 0;
 
@@ -977,13 +1087,23 @@ static blk_status_t nvme_rdma_queue_one(struct nvme_rdma_queue *queue,
 		nvme_rdma_prep_cmd_send(queue, req, c);
 	first = nvme_rdma_first_wr(req);
 
+	spin_lock_irqsave(&queue->sq_lock, flags);
+	if (unlikely(!nvme_rdma_sq_admit(queue, req))) {
+		spin_unlock_irqrestore(&queue->sq_lock, flags);
+		err = -ENOMEM;	/* the send queue is full: later */
+		goto err_unmap;
+	}
 	/* more to come, or others already waiting: post with them */
 	if (!bd->last || !llist_empty(&queue->pending_sends)) {
+		spin_unlock_irqrestore(&queue->sq_lock, flags);
 		llist_add(&req->pending, &queue->pending_sends);
 		return BLK_STS_OK;
 	}
-
+	nvme_rdma_sq_posting(queue, req);
 	err = nvme_rdma_post_wrs(queue, first, &bad_wr);
+	if (unlikely(err))
+		nvme_rdma_sq_unposted(queue, bad_wr ?: first);
+	spin_unlock_irqrestore(&queue->sq_lock, flags);
 	if (unlikely(err)) {
 		nvme_rdma_check_half_posted(queue, req, bad_wr, err);
 		goto err_unmap;

@@ -35,6 +35,7 @@
 #include "fabrics.h"
 #include "compat.h"
 #include "host_wire.h"
+#include "sq_count.h"
 
 #define NVME_RDMA_CM_TIMEOUT_MS		3000		/* 3 second */
 
@@ -93,6 +94,11 @@ struct nvme_rdma_request {
 	bool			use_sig_mr;
 	/* its response came: a second one is the target's error */
 	bool			rsp_received;
+	/* send-queue accounting (common/sq_count.h) */
+	u8			sq_wrs;		/* posted at submission */
+	bool			inv_reserved;	/* room for a LOCAL_INV */
+	u32			send_mark;	/* of its SEND, if signalled */
+	u32			inv_mark;	/* of its LOCAL_INV */
 };
 
 enum nvme_rdma_queue_flags {
@@ -141,6 +147,13 @@ struct nvme_rdma_queue {
 	atomic_t		unsignalled_count;
 	struct ib_cqe		cmd_send_cqe;
 	/*
+	 * The send queue counted as an RNIC retires it (common/sq_count.h):
+	 * admitting a command, posting and counting happen under sq_lock, so
+	 * that the count's order is the queue's.
+	 */
+	spinlock_t		sq_lock;
+	struct nvmeof_sq_count	sq;
+	/*
 	 * Commands blk-mq gave with more to come (bd->last false), posted
 	 * together by the last one or by commit_rqs: see
 	 * nvme_rdma_post_pending().
@@ -159,6 +172,8 @@ struct nvme_rdma_ctrl {
 	struct work_struct	err_work;
 
 	struct nvme_rdma_qe	async_event_sqe;
+	/* an AER waits for a kept WR (admin queue's sq_lock) */
+	bool			async_waiting;
 
 	struct delayed_work	reconnect_work;
 

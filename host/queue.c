@@ -215,11 +215,19 @@ static int nvme_rdma_create_qp(struct nvme_rdma_queue *queue, const int factor)
 				    sizeof(struct nvme_command);
 	/*
 	 * The send queue is sized for three WRs per command (MR, SEND, INV)
-	 * with all SENDs signalled; signalling one SEND in queue_size / 8
-	 * keeps what unsignalled SENDs hold well inside the third WR's room.
-	 * Should a send queue fill up anyway, the post fails with -ENOMEM
-	 * and blk-mq retries the command.
+	 * and counted as an RNIC retires it (nvme_rdma_sq_admit()), in the
+	 * size the device reports (mlx5 rounds it up): a command that does
+	 * not fit waits in blk-mq, whatever the unsignalled WRs before it
+	 * still hold. One SEND in queue_size / 8 is signalled. The drain's WR
+	 * is not counted; the admin queue keeps two for AERs, whose SENDs
+	 * may outlive the AER (nvme_rdma_submit_async_event()), besides its
+	 * tags' (one fewer than queue_size: nvme-core keeps it for the AER).
 	 */
+	spin_lock_init(&queue->sq_lock);
+	nvmeof_sq_init(&queue->sq, init_attr.cap.max_send_wr - 1,
+		       nvme_rdma_queue_idx(queue) ? 0 : NVMEOF_SQ_KEPT_MAX);
+	if (!nvme_rdma_queue_idx(queue))
+		queue->ctrl->async_waiting = false;
 	queue->signal_mask = rounddown_pow_of_two(max(queue->queue_size / 8,
 						      1)) - 1;
 	atomic_set(&queue->unsignalled_count, 0);
