@@ -26,6 +26,11 @@ patch=$here/hooks-$series.patch
 key=$( (cat "$here"/*; ls -l --time-style=+%s "$kdir/Module.symvers") |
 	sha256sum | cut -c1-12)
 out=$NVMEOF_CACHE/rxe-hw/$kver-$key
+# one build per kernel at a time: two rigs running at once (two clones)
+# would build into the same directory, and each removes the other's
+mkdir -p "$NVMEOF_CACHE/rxe-hw"
+exec 9> "$NVMEOF_CACHE/rxe-hw/$kver.lock"
+flock 9
 if [ ! -e "$out/rdma_rxe_hw.ko" ]; then
 	ksrc=$(source_tree "$series")
 	have=$(kernel_version "$ksrc")
@@ -33,7 +38,7 @@ if [ ! -e "$out/rdma_rxe_hw.ko" ]; then
 		die "rxe-hw: kernel source $ksrc is $have but $kdir is $version"
 	log "building rxe-hw for $kver"
 	# earlier builds for this kernel (other sources here) are stale
-	rm -rf "$NVMEOF_CACHE/rxe-hw/$kver"-*
+	rm -rf "$NVMEOF_CACHE/rxe-hw/$kver"-*/
 	mkdir -p "$out"
 	cp "$ksrc"/drivers/infiniband/sw/rxe/* "$out/"
 	cp "$here/rxe_hw.c" "$here/rxe_hw.h" "$here/rxe_hw_test.c" "$out/"
