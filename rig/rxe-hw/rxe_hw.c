@@ -27,6 +27,16 @@
  * for an ACK lost and retransmitted while the peer's replies flow), or
  * hold_ms has passed; the send CQEs after it wait behind it, so the send
  * queue's CQEs stay in order.
+ *
+ * Posts that fail half-way. An RNIC's post_send takes WRs in order and
+ * stops at the first it cannot take (a full queue, a bad WR, a device in
+ * error): those before it are on the queue. rxe's never fails half-way on
+ * a consumer that counts its queue. fail_write_chain_every=N makes every
+ * Nth chain of two or more WRs that starts with an RDMA WRITE (a target's
+ * read data, the response's SEND behind it) fail at its last WR with
+ * -ENOMEM; fail_read_chain_every likewise for RDMA READs (a target fetching
+ * a large write's data), fail_send_chain_every for REG_MR or SEND (a host's
+ * commands). Counted in debugfs.
  */
 
 #include <linux/debugfs.h>
@@ -60,9 +70,33 @@ module_param(hold_ms, uint, 0644);
 MODULE_PARM_DESC(hold_ms,
 		 "Longest a SEND's CQE waits for replies, in ms (default 20)");
 
+/* chains of WRs failed at their last WR, by the opcode they start with */
+enum rxe_hw_chain_kind {
+	RXE_HW_WRITE_CHAIN,
+	RXE_HW_READ_CHAIN,
+	RXE_HW_SEND_CHAIN,
+	RXE_HW_CHAIN_KINDS
+};
+
+static unsigned int fail_chain_every[RXE_HW_CHAIN_KINDS];
+module_param_named(fail_write_chain_every,
+		   fail_chain_every[RXE_HW_WRITE_CHAIN], uint, 0644);
+MODULE_PARM_DESC(fail_write_chain_every,
+		 "Fail every Nth chain of WRs starting with an RDMA WRITE at its last WR (default 0: never)");
+module_param_named(fail_read_chain_every,
+		   fail_chain_every[RXE_HW_READ_CHAIN], uint, 0644);
+MODULE_PARM_DESC(fail_read_chain_every,
+		 "Fail every Nth chain of WRs starting with an RDMA READ at its last WR (default 0: never)");
+module_param_named(fail_send_chain_every,
+		   fail_chain_every[RXE_HW_SEND_CHAIN], uint, 0644);
+MODULE_PARM_DESC(fail_send_chain_every,
+		 "Fail every Nth chain of WRs starting with a REG_MR or SEND at its last WR (default 0: never)");
+
 static struct dentry *rxe_hw_debugfs;
 static atomic_t sq_full_refusals;
 static atomic_t send_cqes_held;
+static atomic_t chains_seen[RXE_HW_CHAIN_KINDS];
+static atomic_t chains_failed[RXE_HW_CHAIN_KINDS];
 
 /* a kernel QP's send CQEs held back, oldest first (a ring of nr) */
 struct rxe_hw_qp {
@@ -93,6 +127,44 @@ bool rxe_hw_sq_full(struct rxe_qp *qp)
 		return false;
 	atomic_inc(&sq_full_refusals);
 	return true;
+}
+
+/**
+ * rxe_hw_chain_fault() - should this WR of a kernel post fail (injected)?
+ * @qp: the QP
+ * @first: the first WR of the post
+ * @wr: the WR about to be taken
+ *
+ * Return: -ENOMEM for the last WR of every fail_*_chain_every-th chain of
+ * its kind, the WRs before it having been taken; else 0.
+ */
+int rxe_hw_chain_fault(struct rxe_qp *qp, const struct ib_send_wr *first,
+		       const struct ib_send_wr *wr)
+{
+	enum rxe_hw_chain_kind kind;
+	unsigned int every;
+
+	if (qp->is_user || wr == first || wr->next)
+		return 0;
+	switch (first->opcode) {
+	case IB_WR_RDMA_WRITE:
+		kind = RXE_HW_WRITE_CHAIN;
+		break;
+	case IB_WR_RDMA_READ:
+		kind = RXE_HW_READ_CHAIN;
+		break;
+	case IB_WR_REG_MR:
+	case IB_WR_SEND:
+		kind = RXE_HW_SEND_CHAIN;
+		break;
+	default:
+		return 0;
+	}
+	every = READ_ONCE(fail_chain_every[kind]);
+	if (!every || (u32)atomic_inc_return(&chains_seen[kind]) % every)
+		return 0;
+	atomic_inc(&chains_failed[kind]);
+	return -ENOMEM;
 }
 
 /* post the held CQEs in order; the caller holds hw->lock */
@@ -308,6 +380,12 @@ int rxe_hw_init(void)
 				&sq_full_refusals);
 	debugfs_create_atomic_t("send_cqes_held", 0444, rxe_hw_debugfs,
 				&send_cqes_held);
+	debugfs_create_atomic_t("write_chains_failed", 0444, rxe_hw_debugfs,
+				&chains_failed[RXE_HW_WRITE_CHAIN]);
+	debugfs_create_atomic_t("read_chains_failed", 0444, rxe_hw_debugfs,
+				&chains_failed[RXE_HW_READ_CHAIN]);
+	debugfs_create_atomic_t("send_chains_failed", 0444, rxe_hw_debugfs,
+				&chains_failed[RXE_HW_SEND_CHAIN]);
 	pr_info("rxe-hw: send-queue slots retire as on hardware%s; SEND CQEs after the reply%s\n",
 		sq_rule ? "" : " (off: sq_rule=N)",
 		send_cqe_after_reply ? "" : " (off: send_cqe_after_reply=N)");
