@@ -261,27 +261,6 @@ static void nvmet_rdma_release_rsp(struct nvmet_rdma_rsp *rsp)
 	nvmet_rdma_put_rsp(rsp);
 }
 
-/*
- * Post the response's chain (the RDMA WRITEs before it, if any, then the
- * SEND of the CQE); if that fails, the response is released here and false
- * returned.
- */
-static bool nvmet_rdma_post_response(struct nvmet_rdma_rsp *rsp,
-				     struct ib_send_wr *first_wr)
-{
-	int ret = ib_post_send(rsp->queue->qp, first_wr, NULL);
-
-	if (unlikely(ret)) {
-		pr_err("queue %d: posting a %ssignalled response failed (%d)\n",
-		       rsp->queue->idx,
-		       rsp->send_wr.send_flags & IB_SEND_SIGNALED ? "" : "un",
-		       ret);
-		nvmet_rdma_release_rsp(rsp);
-		return false;
-	}
-	return true;
-}
-
 static void nvmet_rdma_error_comp(struct nvmet_rdma_queue *queue)
 {
 	if (queue->nvme_sq.ctrl) {
@@ -294,6 +273,55 @@ static void nvmet_rdma_error_comp(struct nvmet_rdma_queue *queue)
 		 */
 		nvmet_rdma_queue_disconnect(queue);
 	}
+}
+
+/*
+ * ib_post_send() of @rsp's chain failed at @bad_wr. When WRs before it went
+ * in -- RDMA READs into the command's data pages, RDMA WRITEs out of them,
+ * the REG_MR of them -- the device runs or flushes them later, so nothing
+ * they use may be released or reused now: the queue is failed (its QP
+ * flushed), @rsp stays taken, and the queue's teardown reclaims its
+ * resources once the QP is drained (nvmet_rdma_destroy_queue_ib()).
+ *
+ * Return: true if part of the chain was posted.
+ */
+static bool nvmet_rdma_posted_in_part(struct nvmet_rdma_rsp *rsp,
+				      const struct ib_send_wr *first_wr,
+				      const struct ib_send_wr *bad_wr, int ret,
+				      const char *what)
+{
+	struct nvmet_rdma_queue *queue = rsp->queue;
+
+	if (!bad_wr || bad_wr == first_wr)
+		return false;
+	pr_err("queue %d: %s posted in part (%d): failing the queue\n",
+	       queue->idx, what, ret);
+	nvmet_rdma_error_comp(queue);
+	return true;
+}
+
+/*
+ * Post the response's chain (the RDMA WRITEs before it, if any, then the
+ * SEND of the CQE); if that fails, the response is released here (or, when
+ * part of the chain went in, left to the queue's teardown) and false
+ * returned.
+ */
+static bool nvmet_rdma_post_response(struct nvmet_rdma_rsp *rsp,
+				     struct ib_send_wr *first_wr)
+{
+	const struct ib_send_wr *bad_wr = NULL;
+	int ret = ib_post_send(rsp->queue->qp, first_wr, &bad_wr);
+
+	if (likely(!ret))
+		return true;
+	if (nvmet_rdma_posted_in_part(rsp, first_wr, bad_wr, ret,
+				      "a response with its data"))
+		return false;
+	pr_err("queue %d: posting a %ssignalled response failed (%d)\n",
+	       rsp->queue->idx,
+	       rsp->send_wr.send_flags & IB_SEND_SIGNALED ? "" : "un", ret);
+	nvmet_rdma_release_rsp(rsp);
+	return false;
 }
 
 /*
@@ -740,6 +768,26 @@ static u16 nvmet_rdma_map_sgl(struct nvmet_rdma_rsp *rsp)
 	return status;
 }
 
+/*
+ * The RDMA READ of a command's data was not posted, or only in part: in
+ * part, the command is never answered (its READs may still land in its
+ * pages; the host's controller reconnects and retries it); not at all, it
+ * is answered with a data transfer error, which the host may retry.
+ */
+static void nvmet_rdma_read_not_posted(struct nvmet_rdma_rsp *rsp,
+				       const struct ib_send_wr *first_wr,
+				       const struct ib_send_wr *bad_wr, int ret)
+{
+	if (nvmet_rdma_posted_in_part(rsp, first_wr, bad_wr, ret,
+				      "the RDMA READ of a command's data")) {
+		nvmet_req_uninit(&rsp->req);	/* the sq's reference */
+		return;
+	}
+	pr_err_ratelimited("queue %d: posting the RDMA READ of a command's data failed (%d): answered with a data transfer error\n",
+			   rsp->queue->idx, ret);
+	nvmet_req_complete(&rsp->req, NVME_SC_DATA_XFER_ERROR);
+}
+
 static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvmet_rdma_queue *queue = rsp->queue;
@@ -761,13 +809,13 @@ static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp)
 	}
 
 	if (nvmet_rdma_need_data_in(rsp)) {
-		int ret = ib_post_send(queue->qp,
-				       nvmet_rdma_rw_wrs(rsp, &rsp->read_cqe,
-							 NULL),
-				       NULL);
+		struct ib_send_wr *first_wr =
+			nvmet_rdma_rw_wrs(rsp, &rsp->read_cqe, NULL);
+		const struct ib_send_wr *bad_wr = NULL;
+		int ret = ib_post_send(queue->qp, first_wr, &bad_wr);
 
-		if (ret)
-			nvmet_req_complete(&rsp->req, NVME_SC_DATA_XFER_ERROR);
+		if (unlikely(ret))
+			nvmet_rdma_read_not_posted(rsp, first_wr, bad_wr, ret);
 	} else {
 		rsp->req.execute(&rsp->req);
 	}

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+# post-faults: chains of work requests whose post fails half-way, as an
+# RNIC's does when it cannot take a WR (rig/rxe-hw,
+# fail_{write,read,send}_chain_every). The WRs before the failed one are on
+# the queue and run or are flushed later, so the poster must not release
+# what they use. First the target's chains (issue 18 item 5): the RDMA
+# WRITEs of read data with the response's SEND behind them, the RDMA READs
+# of writes larger than one READ carries. The target must say so, fail the
+# queue and keep the response until its QP is drained; the host reconnects
+# and fio verifies every byte, without a command waiting for its timeout.
+# Then the host's: a REG_MR posted without its SEND is recovered by a
+# reconnect.
+# rig: pairs=ours/ours kernels=debug rdma=rxe-hw timeout=360
+
+rig_setup_rdma
+rig_load_target
+rig_load_host
+dev=$(rig_backing ram 64)
+rig_must "brd backing device" test -b "$dev"
+rig_must "export $dev" rig_export "$dev"
+P=/sys/module/rdma_rxe_hw/parameters
+D=/sys/kernel/debug/rxe_hw
+ns=$(rig_connect $RIG_IP4 4420 --reconnect-delay=1 --ctrl-loss-tmo=120 \
+	--nr-io-queues=1)
+rig_must "connect" test -b "$ns"
+ctrl=$(ls -d /sys/class/nvme/nvme*/ | head -1)
+
+# in_dmesg REGEX - the kernel said it
+in_dmesg() { dmesg | grep -qE "$1"; }
+live() { rig_wait 60 eval '[ "$(cat ${ctrl}state)" = live ]'; }
+
+# cut_chains KIND EVERY WHAT FIO_ARGS... - every EVERY-th chain of KIND
+# (write, read, send) fails at its last WR while fio writes and verifies:
+# the controller is live again after, rxe-hw cut some
+cut_chains() {
+	local kind=$1 every=$2 what=$3 n
+	shift 3
+	echo "$every" > $P/fail_${kind}_chain_every
+	rig_check "$what: verified" rig_fio_verify "$ns" "$@"
+	echo 0 > $P/fail_${kind}_chain_every
+	n=$(cat $D/${kind}_chains_failed)
+	rig_log "$what: rxe-hw failed $n chains"
+	rig_check "$what: rxe-hw cut some" test "$n" -gt 0
+	rig_check "$what: the controller is live again" live
+}
+
+# 64 KiB writes come by one RDMA READ; read back, each goes out in an RDMA
+# WRITE chained with the response's SEND
+cut_chains write 10 "RDMA WRITEs + response cut" write 64k 8 1 16M
+rig_check "the target failed the queue of a response posted in part" \
+	in_dmesg 'nvmet_rdma: queue [0-9]+: a response with its data posted in part \(-12\): failing the queue'
+# 1 MiB writes come by a chain of RDMA READs (32 SGEs each on rxe)
+cut_chains read 3 "RDMA READ chains cut" write 1m 2 1 32M
+rig_check "the target failed the queue of an RDMA READ posted in part" \
+	in_dmesg "nvmet_rdma: queue [0-9]+: the RDMA READ of a command's data posted in part \(-12\): failing the queue"
+rig_check "no command waited for its timeout" \
+	sh -c '! dmesg | grep -E "I/O [0-9]+ QID [0-9]+ timeout"'
+
+# the host registers memory for 64 KiB commands: REG_MR + SEND
+cut_chains send 16 "REG_MR + command cut" randrw 64k 8 1 16M
+rig_check "the host recovered a memory registration posted without its command" \
+	in_dmesg 'memory registration posted without its command: recovering'
+
+rig_check "verified I/O with nothing cut" rig_fio_verify "$ns" randrw 64k 8 1 4M
+rig_check "disconnect" rig_disconnect
+rig_check "unexport" rig_unexport
