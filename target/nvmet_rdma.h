@@ -204,6 +204,13 @@ struct nvmet_rdma_queue {
 struct nvmet_rdma_port {
 	struct nvmet_port	*nport;
 	struct sockaddr_storage addr;
+	/*
+	 * Guards @cm_id and @removing: whoever takes the listener from
+	 * @cm_id destroys it, and a listener's DEVICE_REMOVAL handler, which
+	 * hands it to the RDMA CM instead, is done with the port once it
+	 * lets go of the lock (port.c, nvmet_rdma_remove_port()).
+	 */
+	spinlock_t		lock;
 	struct rdma_cm_id	*cm_id;
 	/* listens again after an address change or a device removal */
 	struct delayed_work	repair_work;

@@ -34,8 +34,13 @@ static void nvmet_rdma_destroy_port_queues(struct nvmet_rdma_port *port)
 
 static void nvmet_rdma_disable_port(struct nvmet_rdma_port *port)
 {
-	struct rdma_cm_id *cm_id = xchg(&port->cm_id, NULL);
+	struct rdma_cm_id *cm_id;
 
+	spin_lock(&port->lock);
+	cm_id = port->cm_id;
+	port->cm_id = NULL;
+	spin_unlock(&port->lock);
+	/* waits for its CM handler, which may be at the lock just taken */
 	if (cm_id)
 		rdma_destroy_id(cm_id);
 
@@ -82,7 +87,9 @@ static int nvmet_rdma_enable_port(struct nvmet_rdma_port *port)
 		goto out_destroy_id;
 	}
 
+	spin_lock(&port->lock);
 	port->cm_id = cm_id;
+	spin_unlock(&port->lock);
 	return 0;
 
 out_destroy_id:
@@ -94,9 +101,13 @@ static void nvmet_rdma_repair_port_work(struct work_struct *w)
 {
 	struct nvmet_rdma_port *port = container_of(to_delayed_work(w),
 			struct nvmet_rdma_port, repair_work);
+	bool removing;
 	int ret;
 
-	if (READ_ONCE(port->removing))
+	spin_lock(&port->lock);
+	removing = port->removing;
+	spin_unlock(&port->lock);
+	if (removing)
 		return;
 	nvmet_rdma_disable_port(port);
 	ret = nvmet_rdma_enable_port(port);
@@ -129,6 +140,7 @@ int nvmet_rdma_add_port(struct nvmet_port *nport)
 
 	nport->priv = port;
 	port->nport = nport;
+	spin_lock_init(&port->lock);
 	INIT_DELAYED_WORK(&port->repair_work, nvmet_rdma_repair_port_work);
 
 	switch (nport->disc_addr.adrfam) {
@@ -196,13 +208,17 @@ void nvmet_rdma_remove_port(struct nvmet_port *nport)
 	struct nvmet_rdma_port *port = nport->priv;
 
 	/*
-	 * A listener's CM handler may queue a repair until the listener is
-	 * destroyed, and a repair already running may create a new listener.
-	 * So: no repair acts once removing is set; wait out one that is
-	 * running; destroy the listener (this waits for its handler); then
-	 * cancel what that handler may have queued.
+	 * A listener's CM handler queues a repair unless removing is set
+	 * (both under port->lock), and a repair already running may create a
+	 * new listener. So: set removing; wait out a repair that is running;
+	 * destroy the listener, which waits for its handler. A DEVICE_REMOVAL
+	 * handler that took the listener first leaves it to the RDMA CM and
+	 * is done with the port when it lets go of the lock: disable_port
+	 * found no listener to wait for, and the port may go.
 	 */
-	WRITE_ONCE(port->removing, true);
+	spin_lock(&port->lock);
+	port->removing = true;
+	spin_unlock(&port->lock);
 	cancel_delayed_work_sync(&port->repair_work);
 	nvmet_rdma_disable_port(port);
 	cancel_delayed_work_sync(&port->repair_work);
@@ -223,9 +239,9 @@ void nvmet_rdma_disc_port_addr(struct nvmet_req *req,
 			       struct nvmet_port *nport, char *traddr)
 {
 	struct nvmet_rdma_port *port = nport->priv;
-	struct rdma_cm_id *cm_id = port->cm_id;
 
-	if (inet_addr_is_any((struct sockaddr *)&cm_id->route.addr.src_addr)) {
+	/* the address listened on, also while a repair has no listener */
+	if (inet_addr_is_any((struct sockaddr *)&port->addr)) {
 		struct nvmet_rdma_rsp *rsp =
 			container_of(req, struct nvmet_rdma_rsp, req);
 		struct rdma_cm_id *req_cm_id = rsp->queue->cm_id;

@@ -732,24 +732,24 @@ static int nvmet_rdma_device_removal(struct rdma_cm_id *cm_id,
 	port = cm_id->context;
 
 	/*
-	 * This is a listener cm_id. Make sure that
-	 * future remove_port won't invoke a double
-	 * cm_id destroy. use atomic xchg to make sure
-	 * we don't compete with remove_port.
+	 * A listener: take it from the port, or find that remove_port or a
+	 * repair took it (they destroy it, waiting for this handler). Taken
+	 * here, the RDMA CM destroys it when we return 1, and remove_port
+	 * may free the port as soon as the lock is let go: nothing of the
+	 * port is touched after that.
 	 */
-	if (xchg(&port->cm_id, NULL) != cm_id)
+	spin_lock(&port->lock);
+	if (port->cm_id != cm_id) {
+		spin_unlock(&port->lock);
 		return 0;
-
+	}
+	port->cm_id = NULL;
 	pr_info("port %d (%pISpcs): RDMA device %s removed, listening again once a device has the address\n",
 		le16_to_cpu(port->nport->disc_addr.portid),
 		(struct sockaddr *)&port->addr, cm_id->device->name);
-	if (!READ_ONCE(port->removing))
+	if (!port->removing)
 		queue_delayed_work(nvmet_wq, &port->repair_work, HZ);
-
-	/*
-	 * We need to return 1 so that the core will destroy
-	 * it's own ID.  What a great API design..
-	 */
+	spin_unlock(&port->lock);
 	return 1;
 }
 
@@ -784,9 +784,12 @@ int nvmet_rdma_cm_handler(struct rdma_cm_id *cm_id,
 		if (!queue) {
 			struct nvmet_rdma_port *port = cm_id->context;
 
-			if (!READ_ONCE(port->removing))
+			/* remove_port waits for us: it destroys this listener */
+			spin_lock(&port->lock);
+			if (!port->removing)
 				queue_delayed_work(nvmet_wq, &port->repair_work,
 						   0);
+			spin_unlock(&port->lock);
 			break;
 		}
 		fallthrough;
