@@ -27,24 +27,52 @@ PKGS=(
 	python3-matplotlib linux-perf
 )
 
+# Each linux-source must be the very version of the kernel it stands for
+# (its headers' meta-package, built from the same Debian source): the
+# archive can carry a newer source than image while an upload is published
+# (seen 2026-12-02: linux-source-6.12 6.12.118 with linux-image-6.12-amd64
+# still 6.12.117), and the build then refuses the mismatch.
+declare -A SOURCE_OF=([linux-source-6.1]=linux-headers-amd64
+	[linux-source-6.12]=linux-headers-6.12-amd64)
+
+installed() {
+	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q '^install ok installed$'
+}
+
 missing=()
 for p in "${PKGS[@]}"; do
-	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
-		missing+=("$p")
-	fi
+	installed "$p" || missing+=("$p")
+done
+# a source whose kernel is installed: the kernel's version, exactly
+wrong=()
+for p in "${!SOURCE_OF[@]}"; do
+	installed "$p" && installed "${SOURCE_OF[$p]}" || continue
+	want=$(dpkg-query -W -f='${Version}' "${SOURCE_OF[$p]}")
+	[ "$(dpkg-query -W -f='${Version}' "$p")" = "$want" ] || wrong+=("$p=$want")
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
+if [ ${#missing[@]} -eq 0 ] && [ ${#wrong[@]} -eq 0 ]; then
 	exit 0
 fi
 if [ "${1:-}" = --check ]; then
-	echo "missing Debian packages: ${missing[*]}" >&2
+	[ ${#missing[@]} -eq 0 ] || echo "missing Debian packages: ${missing[*]}" >&2
+	[ ${#wrong[@]} -eq 0 ] || echo "kernel source not its kernel's version: ${wrong[*]}" >&2
 	exit 1
 fi
 
-echo "[nvmeof-rdma] installing: ${missing[*]}" >&2
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "[nvmeof-rdma] installing: ${missing[*]}" >&2
+	$SUDO apt-get update -q
+	$SUDO apt-get install -y -q "${missing[@]}"
+fi
+# again, now that the kernels are installed too
+for p in "${!SOURCE_OF[@]}"; do
+	want=$(dpkg-query -W -f='${Version}' "${SOURCE_OF[$p]}")
+	if [ "$(dpkg-query -W -f='${Version}' "$p")" != "$want" ]; then
+		echo "[nvmeof-rdma] $p: installing $want, the version of its kernel" >&2
+		$SUDO apt-get install -y -q --allow-downgrades "$p=$want"
+	fi
+done
