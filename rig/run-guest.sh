@@ -22,12 +22,21 @@
 # /init (RIG-BOOT-DIED): /init prints RIG-BEGIN before it loads any module of
 # ours, so such a crash is the kernel's own boot. The first log is kept as
 # LOG.hang.
+# A guest on rxe-hw (rig.rdma=rxe-hw) gets the DMA device rxe-hw maps
+# through (pci-testdev) behind an emulated IOMMU in strict mode: every
+# unmap is invalidated at once, so a DMA after it faults (rig/rxe-hw). The
+# debug kernel has no ACPI and so finds no IOMMU: there its DMA goes through
+# the DMA API (and its debugging) untranslated.
 # Exit status: 0 if the guest reached its end marker, 1 otherwise.
 set -uo pipefail
 
 kernel=$1 initrd=$2 log=$3 tmo=$4 append=$5
 shift 5
 [ $# -gt 0 ] || set -- -smp 2,sockets=2
+if [[ " $append " == *" rig.rdma=rxe-hw "* ]]; then
+	set -- -device intel-iommu,intremap=off -device pci-testdev "$@"
+	append+=" intel_iommu=on iommu.strict=1"
+fi
 boot_tmo=${RIG_BOOT_TIMEOUT:-300}
 
 boot() {

@@ -11,7 +11,8 @@ BEGIN {
 		"suspicious RCU usage|INFO: task .* blocked for more than|" \
 		"detected stalls? on CPU|self-detected stall|" \
 		"unreferenced object|suspected memory leak|" \
-		"list_add corruption|list_del corruption|RIG-TIMEOUT"
+		"list_add corruption|list_del corruption|RIG-TIMEOUT|" \
+		"DMA-API: debugging out of memory"
 	MAXLEN = 400
 }
 

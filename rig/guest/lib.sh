@@ -221,6 +221,10 @@ rig_setup_rdma() {
 	siw) rig_must "load siw" $MODPROBE siw
 	     rig_must "rdma link add siw0" rdma link add siw0 type siw netdev d0 ;;
 	rxe-hw) rig_must "load rdma_rxe_hw" $MODPROBE rdma_rxe_hw
+	     # its DMA goes through the DMA API of QEMU's pci-testdev
+	     # (rig/run-guest.sh gives rxe-hw guests one)
+	     rig_must "rxe-hw maps through the pci-testdev" \
+		sh -c 'ls /sys/bus/pci/drivers/rxe_hw_dma | grep -q "^0000:"'
 	     rig_must "rdma link add rxehw0" rdma link add rxehw0 type rxe_hw netdev d0 ;;
 	*) rig_must "unknown rdma device '$kind'" false ;;
 	esac

@@ -37,10 +37,26 @@
  * -ENOMEM; fail_read_chain_every likewise for RDMA READs (a target fetching
  * a large write's data), fail_send_chain_every for REG_MR or SEND (a host's
  * commands). Counted in debugfs.
+ *
+ * Real DMA. rxe's DMA is virtual: ib_dma_map_*() never reach the DMA API.
+ * rxe-hw registers its devices with a PCI function of the guest that no
+ * other driver claims (QEMU's pci-testdev) as their DMA device, so the
+ * consumer's mappings go through the DMA API (and its debugging), and
+ * through the IOMMU when the guest has one. Every address the consumer
+ * gave as a DMA address (SGEs under a DMA MR, FRWR page lists) is
+ * translated at the time of the transfer, page by page, through that
+ * device's IOMMU domain; an address it does not map fails the WR (a local
+ * protection or remote access error), as an IOMMU fault ends the I/O on a
+ * server. Without an IOMMU, a DMA address is the physical address.
+ * Inline data is copied from kernel virtual addresses, as verbs say.
  */
 
 #include <linux/debugfs.h>
+#include <linux/highmem.h>
+#include <linux/iommu.h>
 #include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/seq_file.h>
 
 #include "rxe.h"
 #include "rxe_loc.h"
@@ -92,11 +108,29 @@ module_param_named(fail_send_chain_every,
 MODULE_PARM_DESC(fail_send_chain_every,
 		 "Fail every Nth chain of WRs starting with a REG_MR or SEND at its last WR (default 0: never)");
 
+static bool real_dma = true;
+module_param(real_dma, bool, 0444);
+MODULE_PARM_DESC(real_dma,
+		 "DMA through the DMA API of QEMU's pci-testdev, and its IOMMU if any, when the guest has one (default Y)");
+
 static struct dentry *rxe_hw_debugfs;
 static atomic_t sq_full_refusals;
 static atomic_t send_cqes_held;
 static atomic_t chains_seen[RXE_HW_CHAIN_KINDS];
 static atomic_t chains_failed[RXE_HW_CHAIN_KINDS];
+static atomic64_t dma_pages_translated;
+static atomic_t dma_faults;
+/* the PCI function whose DMA API and IOMMU domain rxe-hw devices use */
+static struct pci_dev *rxe_hw_pdev;
+static bool rxe_hw_pci_registered;
+
+static int rxe_hw_atomic64_get(void *data, u64 *val)
+{
+	*val = atomic64_read(data);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(rxe_hw_atomic64_fops, rxe_hw_atomic64_get, NULL,
+			 "%llu\n");
 
 /* a kernel QP's send CQEs held back, oldest first (a ring of nr) */
 struct rxe_hw_qp {
@@ -369,12 +403,172 @@ void rxe_hw_qp_cleanup(struct rxe_qp *qp)
 }
 
 /**
- * rxe_hw_init() - rxe-hw's counters in debugfs (rxe_hw/)
+ * rxe_hw_dma_device() - the DMA device for a new rxe-hw device
  *
- * Return: 0; debugfs is optional.
+ * Return: the pci-testdev's device, or NULL (rxe's virtual DMA) if the
+ * guest has none or real_dma is off.
+ */
+struct device *rxe_hw_dma_device(void)
+{
+	return rxe_hw_pdev ? &rxe_hw_pdev->dev : NULL;
+}
+
+/* the page @dma stands for now, through @dev's IOMMU domain if any */
+static struct page *rxe_hw_translate(struct device *dev, u64 dma)
+{
+	struct iommu_domain *domain = iommu_get_domain_for_dev(dev);
+	phys_addr_t phys = dma;
+
+	atomic64_inc(&dma_pages_translated);
+	if (domain && (domain->type & __IOMMU_DOMAIN_PAGING))
+		phys = iommu_iova_to_phys(domain, dma);
+	if (!phys || !pfn_valid(PHYS_PFN(phys))) {
+		atomic_inc(&dma_faults);
+		pr_err_ratelimited("rxe-hw: %s: DMA address %#llx is not mapped (an IOMMU fault on hardware): the WR fails\n",
+				   dev_name(dev), dma);
+		return NULL;
+	}
+	return pfn_to_page(PHYS_PFN(phys));
+}
+
+/**
+ * rxe_hw_dma_to_page() - the page a consumer's DMA address stands for now
+ * @rxe: the device
+ * @dma: the address, as the consumer's ib_dma_map_*() returned it
+ *
+ * Return: the page holding @dma, or NULL if the IOMMU does not map it now
+ * (counted in debugfs and logged).
+ */
+struct page *rxe_hw_dma_to_page(struct rxe_dev *rxe, u64 dma)
+{
+	struct device *dev = rxe->ib_dev.dma_device;
+
+	if (!dev)
+		return virt_to_page((void *)(uintptr_t)dma);
+	return rxe_hw_translate(dev, dma);
+}
+
+/**
+ * rxe_hw_dma_copy() - copy to or from memory given by a DMA address
+ * @rxe: the device
+ * @dma: where the memory starts, as a DMA address of the consumer's
+ * @addr: the kernel buffer on the other side
+ * @length: bytes to copy
+ * @to_dma: true to copy from @addr into the memory at @dma
+ *
+ * Return: 0, or -EFAULT if a page of the range is not mapped (nothing
+ * copied from that page on).
+ */
+int rxe_hw_dma_copy(struct rxe_dev *rxe, u64 dma, void *addr,
+		    unsigned int length, bool to_dma)
+{
+	while (length) {
+		unsigned int offset = offset_in_page(dma);
+		unsigned int bytes = min_t(unsigned int, length,
+					   PAGE_SIZE - offset);
+		struct page *page = rxe_hw_dma_to_page(rxe, dma);
+		u8 *va;
+
+		if (!page)
+			return -EFAULT;
+		va = kmap_local_page(page);
+		if (to_dma)
+			memcpy(va + offset, addr, bytes);
+		else
+			memcpy(addr, va + offset, bytes);
+		kunmap_local(va);
+		dma += bytes;
+		addr += bytes;
+		length -= bytes;
+	}
+	return 0;
+}
+
+/*
+ * debugfs rxe_hw/dma_selftest: map a page for the DMA device, see that its
+ * DMA address translates to it, unmap it, and see whether it still does:
+ * "faults" behind a translating IOMMU (as every WR's data must), "translates"
+ * without one.
+ */
+static int rxe_hw_dma_selftest_show(struct seq_file *m, void *unused)
+{
+	struct device *dev = rxe_hw_dma_device();
+	struct page *page, *seen;
+	dma_addr_t dma;
+
+	if (!dev) {
+		seq_puts(m, "no DMA device\n");
+		return 0;
+	}
+	page = alloc_page(GFP_KERNEL);
+	if (!page)
+		return -ENOMEM;
+	dma = dma_map_page(dev, page, 0, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	if (dma_mapping_error(dev, dma)) {
+		__free_page(page);
+		return -ENOMEM;
+	}
+	seen = rxe_hw_translate(dev, dma + 8);
+	seq_printf(m, "mapped: %s\n", seen == page ? "translates" :
+		   seen ? "translates to another page" : "faults");
+	dma_unmap_page(dev, dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	seen = rxe_hw_translate(dev, dma + 8);
+	seq_printf(m, "unmapped: %s\n", seen ? "translates" : "faults");
+	__free_page(page);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rxe_hw_dma_selftest);
+
+static int rxe_hw_pci_probe(struct pci_dev *pdev,
+			    const struct pci_device_id *id)
+{
+	struct iommu_domain *domain;
+	int err;
+
+	if (!real_dma || rxe_hw_pdev)
+		return -ENODEV;
+	err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (err)
+		return err;
+	/* as mlx5 does: RDMA SGEs and MR pages may be large */
+	dma_set_max_seg_size(&pdev->dev, SZ_2G);
+	rxe_hw_pdev = pdev;
+	domain = iommu_get_domain_for_dev(&pdev->dev);
+	dev_info(&pdev->dev, "rxe-hw: the DMA device of rxe-hw devices, %s\n",
+		 !domain ? "no IOMMU" :
+		 domain->type & __IOMMU_DOMAIN_PAGING ? "IOMMU translating" :
+		 "IOMMU in passthrough");
+	return 0;
+}
+
+static void rxe_hw_pci_remove(struct pci_dev *pdev)
+{
+	/* devices registered with it are gone (rxe-hw unloads) */
+	rxe_hw_pdev = NULL;
+}
+
+static const struct pci_device_id rxe_hw_pci_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_REDHAT, 0x0005) },	/* QEMU pci-testdev */
+	{ }
+};
+
+static struct pci_driver rxe_hw_pci_driver = {
+	.name		= "rxe_hw_dma",
+	.id_table	= rxe_hw_pci_ids,
+	.probe		= rxe_hw_pci_probe,
+	.remove		= rxe_hw_pci_remove,
+};
+
+/**
+ * rxe_hw_init() - rxe-hw's counters in debugfs (rxe_hw/), and its DMA
+ *	device's driver
+ *
+ * Return: 0; debugfs is optional, and without a DMA device DMA is rxe's.
  */
 int rxe_hw_init(void)
 {
+	int err;
+
 	rxe_hw_debugfs = debugfs_create_dir("rxe_hw", NULL);
 	debugfs_create_atomic_t("sq_full_refusals", 0444, rxe_hw_debugfs,
 				&sq_full_refusals);
@@ -386,16 +580,32 @@ int rxe_hw_init(void)
 				&chains_failed[RXE_HW_READ_CHAIN]);
 	debugfs_create_atomic_t("send_chains_failed", 0444, rxe_hw_debugfs,
 				&chains_failed[RXE_HW_SEND_CHAIN]);
+	debugfs_create_atomic_t("dma_faults", 0444, rxe_hw_debugfs,
+				&dma_faults);
+	debugfs_create_file("dma_pages_translated", 0444, rxe_hw_debugfs,
+			    &dma_pages_translated, &rxe_hw_atomic64_fops);
+	debugfs_create_file("dma_selftest", 0444, rxe_hw_debugfs, NULL,
+			    &rxe_hw_dma_selftest_fops);
+	err = pci_register_driver(&rxe_hw_pci_driver);
+	rxe_hw_pci_registered = !err;
+	if (err)
+		pr_warn("rxe-hw: no driver for its DMA device (%d): DMA is rxe's\n",
+			err);
 	pr_info("rxe-hw: send-queue slots retire as on hardware%s; SEND CQEs after the reply%s\n",
 		sq_rule ? "" : " (off: sq_rule=N)",
 		send_cqe_after_reply ? "" : " (off: send_cqe_after_reply=N)");
+	pr_info("rxe-hw: DMA %s\n", rxe_hw_pdev ?
+		"through the DMA API of the pci-testdev" :
+		"virtual (no pci-testdev, or real_dma=N)");
 	return 0;
 }
 
 /**
- * rxe_hw_exit() - remove the debugfs directory
+ * rxe_hw_exit() - remove the debugfs directory and the DMA device's driver
  */
 void rxe_hw_exit(void)
 {
+	if (rxe_hw_pci_registered)
+		pci_unregister_driver(&rxe_hw_pci_driver);
 	debugfs_remove_recursive(rxe_hw_debugfs);
 }

@@ -13,6 +13,9 @@ struct rxe_cqe;
 struct rxe_send_wqe;
 struct ib_wc;
 struct ib_send_wr;
+struct rxe_dev;
+struct device;
+struct page;
 
 void rxe_hw_qp_init(struct rxe_qp *qp, u32 max_send_wr);
 bool rxe_hw_sq_full(struct rxe_qp *qp);
@@ -26,6 +29,10 @@ void rxe_hw_reply_delivered(struct rxe_qp *qp);
 void rxe_hw_polled(struct ib_wc *wc);
 void rxe_hw_qp_reset(struct rxe_qp *qp);
 void rxe_hw_qp_cleanup(struct rxe_qp *qp);
+struct device *rxe_hw_dma_device(void);
+struct page *rxe_hw_dma_to_page(struct rxe_dev *rxe, u64 dma);
+int rxe_hw_dma_copy(struct rxe_dev *rxe, u64 dma, void *addr,
+		    unsigned int length, bool to_dma);
 int rxe_hw_init(void);
 void rxe_hw_exit(void);
 
