@@ -373,22 +373,26 @@ static void nvmet_rdma_post_unsignalled_response(struct nvmet_rdma_rsp *rsp)
 }
 
 /**
- * nvmet_rdma_unsignalled_send_done() - completion of an unsignalled
- *	response SEND
+ * nvmet_rdma_unsignalled_done() - completion of an unsignalled work
+ *	request: a response SEND, or an RDMA READ or WRITE before the
+ *	signalled or chained last one of its transfer
  * @cq: the completion queue
  * @wc: the work completion, its wr_cqe being the queue's unsignalled_cqe
  *
- * Only a failed or flushed one completes, its response long released: a
- * failure other than a flush is a fatal controller error.
+ * Only a failed or flushed one completes (an RNIC reports every failure,
+ * signalled or not), its response perhaps long released: a failure other
+ * than a flush is a fatal controller error. Without it the WRs behind the
+ * failed one are only flushed, which is no error of its own, and the host
+ * would wait for its commands to time out.
  */
-void nvmet_rdma_unsignalled_send_done(struct ib_cq *cq, struct ib_wc *wc)
+void nvmet_rdma_unsignalled_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct nvmet_rdma_queue *queue = wc->qp->qp_context;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS &&
 		     wc->status != IB_WC_WR_FLUSH_ERR)) {
-		pr_err("SEND of an unsignalled response failed with status %s (%d).\n",
-		       ib_wc_status_msg(wc->status), wc->status);
+		pr_err("queue %d: an unsignalled work request failed with status %s (%d)\n",
+		       queue->idx, ib_wc_status_msg(wc->status), wc->status);
 		nvmet_rdma_error_comp(queue);
 	}
 }

@@ -155,7 +155,8 @@ struct nvmet_rdma_queue {
 	 * signal_mask + 1 signalled (io.c nvmet_rdma_goes_unsignalled()); the
 	 * send queue credits of the unsignalled ones posted since the last
 	 * signalled one are held in unsignalled_held. Errors and flushes of
-	 * the unsignalled ones complete on unsignalled_cqe.
+	 * the unsignalled ones, and of a transfer's unsignalled RDMA READs and
+	 * WRITEs, complete on unsignalled_cqe.
 	 */
 	bool			unsignalled_sends;
 	/* also SEND_WITH_INV (not iWARP) */
@@ -309,7 +310,7 @@ int nvmet_rdma_post_recv(struct nvmet_rdma_device *ndev,
 			 struct nvmet_rdma_cmd *cmd);
 void nvmet_rdma_free_rsp_resources(struct nvmet_rdma_rsp *rsp);
 void nvmet_rdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
-void nvmet_rdma_unsignalled_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void nvmet_rdma_unsignalled_done(struct ib_cq *cq, struct ib_wc *wc);
 void nvmet_rdma_queue_response(struct nvmet_req *req);
 void nvmet_rdma_read_data_done(struct ib_cq *cq, struct ib_wc *wc);
 void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc);

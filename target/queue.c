@@ -169,7 +169,7 @@ static void nvmet_rdma_init_unsignalled_sends(struct nvmet_rdma_queue *queue,
 						      queue->cm_id->port_num);
 	atomic_set(&queue->unsignalled_count, 0);
 	atomic_set(&queue->unsignalled_held, 0);
-	queue->unsignalled_cqe.done = nvmet_rdma_unsignalled_send_done;
+	queue->unsignalled_cqe.done = nvmet_rdma_unsignalled_done;
 }
 
 static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)

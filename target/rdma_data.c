@@ -393,7 +393,10 @@ void nvmet_rdma_rw_destroy(struct nvmet_rdma_rsp *rsp)
  * @chain_wr: chain this (the response SEND) behind the last one
  *
  * Hands the data pages to the device: for an RDMA WRITE the backend has
- * filled them by now.
+ * filled them by now. The unsignalled ones complete on the queue's
+ * unsignalled_cqe: an RNIC reports a failed WR whether signalled or not,
+ * and the queue must fail at once (rdma_rw leaves their wr_cqe NULL, and
+ * ib_cq drops a completion without one).
  *
  * Return: the first work request.
  */
@@ -403,19 +406,24 @@ struct ib_send_wr *nvmet_rdma_rw_wrs(struct nvmet_rdma_rsp *rsp,
 {
 	struct nvmet_rdma_premapped_rw *own = &rsp->own;
 	struct rdma_cm_id *cm_id = rsp->queue->cm_id;
-	struct ib_send_wr *last;
+	struct ib_send_wr *first, *wr;
 
-	if (!(rsp->flags & NVMET_RDMA_REQ_PREMAPPED_RW))
-		return rdma_rw_ctx_wrs(&rsp->rw, cm_id->qp, cm_id->port_num,
-				       cqe, chain_wr);
-
-	nvmet_rdma_premapped_sync(rsp, false);
-	last = &own->wrs[own->nr_wrs - 1].wr;
-	if (chain_wr) {
-		last->next = chain_wr;
+	if (rsp->flags & NVMET_RDMA_REQ_PREMAPPED_RW) {
+		nvmet_rdma_premapped_sync(rsp, false);
+		wr = &own->wrs[own->nr_wrs - 1].wr;
+		if (chain_wr) {
+			wr->next = chain_wr;
+		} else {
+			wr->wr_cqe = cqe;
+			wr->send_flags |= IB_SEND_SIGNALED;
+		}
+		first = &own->wrs[0].wr;
 	} else {
-		last->wr_cqe = cqe;
-		last->send_flags |= IB_SEND_SIGNALED;
+		first = rdma_rw_ctx_wrs(&rsp->rw, cm_id->qp, cm_id->port_num,
+					cqe, chain_wr);
 	}
-	return &own->wrs[0].wr;
+	for (wr = first; wr && wr != chain_wr; wr = wr->next)
+		if (!wr->wr_cqe)
+			wr->wr_cqe = &rsp->queue->unsignalled_cqe;
+	return first;
 }

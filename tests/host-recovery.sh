@@ -35,38 +35,18 @@ ctrl=${ctrl%/}
 ctrl_state() { cat "$ctrl/state" 2>/dev/null; }
 ctrl_live() { [ "$(ctrl_state)" = live ]; }
 
-# load SECONDS: 4 KiB random writes at QD16, each block verified from a
-# backlog while the load runs; exits non-zero on any I/O error or mismatch.
-# allow_file_create=0: once the device is removed under it, fio would
-# otherwise create a regular file at its /dev path, where the namespace's
-# node cannot appear again when the device comes back.
-load() {
-	fio --name=load --filename="$ns" --direct=1 --ioengine=libaio \
-		--allow_file_create=0 \
-		--rw=randwrite --bs=4k --iodepth=16 --size=16M \
-		--time_based --runtime="$1" --verify=crc32c --verify_backlog=64 \
-		--verify_fatal=1 --output=/tmp/load.out > /dev/null 2>&1
-}
-
-# fio_ok PID - wait for the load and check it succeeded
-fio_ok() {
-	wait "$1" && return 0
-	tail -15 /tmp/load.out
-	return 1
-}
-
 # 1. reset under load
-load 6 &
+rig_fio_load "$ns" 6 &
 pid=$!
 sleep 2
 rig_check "fio running when the reset starts" kill -0 $pid
 rig_check "nvme reset" nvme reset "/dev/${ctrl##*/}"
 rig_check "controller live again after the reset" rig_wait 30 ctrl_live
-rig_check "fio across the reset: no error, data verified" fio_ok $pid
+rig_check "fio across the reset: no error, data verified" rig_fio_done $pid
 
 # 2. the target port goes away and comes back: the host reconnects
 port=$NVMET_CFS/ports/1
-load 12 &
+rig_fio_load "$ns" 12 &
 pid=$!
 sleep 2
 rig_check "fio running when the port goes" kill -0 $pid
@@ -76,7 +56,7 @@ rig_log "controller state with the port gone: $(ctrl_state)"
 sleep 2
 rig_check "port linked again" ln -s "$NVMET_CFS/subsystems/$RIG_NQN" "$port/subsystems/$RIG_NQN"
 rig_check "host reconnected by itself" rig_wait 30 ctrl_live
-rig_check "fio across the outage: no error, data verified" fio_ok $pid
+rig_check "fio across the outage: no error, data verified" rig_fio_done $pid
 rig_check "verified I/O after the reconnect" rig_fio_verify "$ns" randrw 64k 8 1 4M
 
 # 3. the RDMA device goes away with the controller idle and comes back: the
@@ -132,7 +112,7 @@ device_gone_under_load() {
 	rig_wait 30 eval "[ ! -e $ns ]" || { rig_log "something is left at $ns"; return 1; }
 }
 ios=$(ns_ios)
-load 60 &
+rig_fio_load "$ns" 60 &
 pid=$!
 rig_check "device removed under load: controller gone, fio ended with an I/O error, nothing left at $ns" \
 	device_gone_under_load $pid $ios

@@ -38,6 +38,13 @@
  * a large write's data), fail_send_chain_every for REG_MR or SEND (a host's
  * commands). Counted in debugfs.
  *
+ * Work requests that end in error. An RNIC whose peer stops answering (a
+ * pulled cable, a dead switch port) completes the WR with a transport retry
+ * error and moves the QP to the error state, flushing the rest.
+ * error_write_in=K makes the K-th RDMA WRITE of a kernel QP from now do
+ * that (once: the knob goes back to 0), error_read_in the K-th RDMA READ,
+ * error_send_in the K-th SEND (a host's command or a target's response).
+ *
  * Real DMA. rxe's DMA is virtual: ib_dma_map_*() never reach the DMA API.
  * rxe-hw registers its devices with a PCI function of the guest that no
  * other driver claims (QEMU's pci-testdev) as their DMA device, so the
@@ -112,6 +119,51 @@ static bool real_dma = true;
 module_param(real_dma, bool, 0444);
 MODULE_PARM_DESC(real_dma,
 		 "DMA through the DMA API of QEMU's pci-testdev, and its IOMMU if any, when the guest has one (default Y)");
+
+/* WRs that end in error, once, by the opcode they carry */
+enum rxe_hw_error_kind {
+	RXE_HW_ERROR_WRITE,
+	RXE_HW_ERROR_READ,
+	RXE_HW_ERROR_SEND,
+	RXE_HW_ERROR_KINDS
+};
+
+static atomic_t error_in[RXE_HW_ERROR_KINDS];
+static atomic_t wrs_errored[RXE_HW_ERROR_KINDS];
+
+static int rxe_hw_error_in_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int k;
+	int err = kstrtouint(val, 0, &k);
+
+	if (err)
+		return err;
+	atomic_set(kp->arg, k);
+	return 0;
+}
+
+static int rxe_hw_error_in_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(kp->arg));
+}
+
+static const struct kernel_param_ops rxe_hw_error_in_ops = {
+	.set = rxe_hw_error_in_set,
+	.get = rxe_hw_error_in_get,
+};
+
+module_param_cb(error_write_in, &rxe_hw_error_in_ops,
+		&error_in[RXE_HW_ERROR_WRITE], 0644);
+MODULE_PARM_DESC(error_write_in,
+		 "The Nth RDMA WRITE of a kernel QP from now ends with a retry error, its QP in error (once; default 0: none)");
+module_param_cb(error_read_in, &rxe_hw_error_in_ops,
+		&error_in[RXE_HW_ERROR_READ], 0644);
+MODULE_PARM_DESC(error_read_in,
+		 "The Nth RDMA READ of a kernel QP from now ends with a retry error, its QP in error (once; default 0: none)");
+module_param_cb(error_send_in, &rxe_hw_error_in_ops,
+		&error_in[RXE_HW_ERROR_SEND], 0644);
+MODULE_PARM_DESC(error_send_in,
+		 "The Nth SEND of a kernel QP from now ends with a retry error, its QP in error (once; default 0: none)");
 
 static struct dentry *rxe_hw_debugfs;
 static atomic_t sq_full_refusals;
@@ -199,6 +251,43 @@ int rxe_hw_chain_fault(struct rxe_qp *qp, const struct ib_send_wr *first,
 		return 0;
 	atomic_inc(&chains_failed[kind]);
 	return -ENOMEM;
+}
+
+/**
+ * rxe_hw_wqe_error() - should this WQE, about to complete, end in error?
+ * @qp: the QP
+ * @wqe: the WQE; given IB_WC_RETRY_EXC_ERR if so
+ *
+ * Return: true for the WQE an error_*_in knob counted down to (the
+ * completer then completes it in error and moves the QP to error).
+ */
+bool rxe_hw_wqe_error(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
+{
+	enum rxe_hw_error_kind kind;
+
+	if (qp->is_user)
+		return false;
+	switch (wqe->wr.opcode) {
+	case IB_WR_RDMA_WRITE:
+		kind = RXE_HW_ERROR_WRITE;
+		break;
+	case IB_WR_RDMA_READ:
+		kind = RXE_HW_ERROR_READ;
+		break;
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_INV:
+		kind = RXE_HW_ERROR_SEND;
+		break;
+	default:
+		return false;
+	}
+	/* counts down to 0 and stays there: fires exactly once */
+	if (atomic_dec_if_positive(&error_in[kind]) == 0) {
+		wqe->status = IB_WC_RETRY_EXC_ERR;
+		atomic_inc(&wrs_errored[kind]);
+		return true;
+	}
+	return false;
 }
 
 /* post the held CQEs in order; the caller holds hw->lock */
@@ -580,6 +669,12 @@ int rxe_hw_init(void)
 				&chains_failed[RXE_HW_READ_CHAIN]);
 	debugfs_create_atomic_t("send_chains_failed", 0444, rxe_hw_debugfs,
 				&chains_failed[RXE_HW_SEND_CHAIN]);
+	debugfs_create_atomic_t("write_wrs_errored", 0444, rxe_hw_debugfs,
+				&wrs_errored[RXE_HW_ERROR_WRITE]);
+	debugfs_create_atomic_t("read_wrs_errored", 0444, rxe_hw_debugfs,
+				&wrs_errored[RXE_HW_ERROR_READ]);
+	debugfs_create_atomic_t("send_wrs_errored", 0444, rxe_hw_debugfs,
+				&wrs_errored[RXE_HW_ERROR_SEND]);
 	debugfs_create_atomic_t("dma_faults", 0444, rxe_hw_debugfs,
 				&dma_faults);
 	debugfs_create_file("dma_pages_translated", 0444, rxe_hw_debugfs,

@@ -21,6 +21,7 @@ void rxe_hw_qp_init(struct rxe_qp *qp, u32 max_send_wr);
 bool rxe_hw_sq_full(struct rxe_qp *qp);
 int rxe_hw_chain_fault(struct rxe_qp *qp, const struct ib_send_wr *first,
 		       const struct ib_send_wr *wr);
+bool rxe_hw_wqe_error(struct rxe_qp *qp, struct rxe_send_wqe *wqe);
 void rxe_hw_posted(struct rxe_qp *qp, struct rxe_send_wqe *wqe);
 void rxe_hw_tag_send_cqe(struct rxe_qp *qp, struct rxe_send_wqe *wqe,
 			 struct rxe_cqe *cqe);
