@@ -16,6 +16,10 @@
 # e.g. "premap_data=N" or "cached_pages=0";
 # BENCH_PROFILE=CASE to print a perf profile of that case from each guest
 # (the profiled case then has no figure);
+# BENCH_RDMA=rxe-hw to measure on the rig's RNIC-faithful device, its DMA
+# through a strict IOMMU as on a server (rig/rxe-hw; figures in
+# build/bench/KVER-rxe-hw/); default rxe;
+# BENCH_CASES="CASE ..." to run only those cases;
 # BENCH_INSN=CASE (`make bench-insn`) for exact instructions per I/O of that
 # case by module and function, counted by rig/insn-count-plugin.c, written
 # to build/bench-insn/KVER/insn.md (no other figures).
@@ -35,11 +39,13 @@ kind=stock release=${BENCH_KVER:-$(debian_kvers | head -1)}
 [ "$release" = debug ] && kind=debug release=
 rig_kernel "$kind" "$release" || exit 1
 img=$("$NVMEOF_ROOT/rig/image.sh" "$kind" "$release") || die "build failed"
-out=$NVMEOF_ROOT/build/bench/$KVER
-prev=$NVMEOF_ROOT/build/bench/$KVER.previous.csv
+rdma=${BENCH_RDMA:-rxe}
+case $rdma in rxe) sub=$KVER ;; rxe-hw) sub=$KVER-rxe-hw ;; *) die "BENCH_RDMA: rxe or rxe-hw" ;; esac
+out=$NVMEOF_ROOT/build/bench/$sub
+prev=$NVMEOF_ROOT/build/bench/$sub.previous.csv
 QEMU_INSN=()
 if [ -n "${BENCH_INSN:-}" ]; then
-	out=$NVMEOF_ROOT/build/bench-insn/$KVER
+	out=$NVMEOF_ROOT/build/bench-insn/$sub
 	gcc -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \
 		-o "$NVMEOF_ROOT/build/insn-count.so" "$NVMEOF_ROOT/rig/insn-count-plugin.c" ||
 		die "cannot build the instruction counting plugin"
@@ -69,6 +75,8 @@ for run in "${runs[@]}"; do
 	else
 		args="rig.job=bench rig.bench=fabric rig.host=${run%/*} rig.target=${run#*/}"
 	fi
+	args+=" rig.rdma=$rdma"
+	[ -z "${BENCH_CASES:-}" ] || args+=" rig.cases=$(echo $BENCH_CASES | tr ' ' ,)"
 	[ -z "${BENCH_PROFILE:-}" ] || args+=" rig.profile=$BENCH_PROFILE"
 	[ -z "${BENCH_INLINE:-}" ] || args+=" rig.inline=$BENCH_INLINE"
 	[ -z "${BENCH_TARGET_PARAMS:-}" ] ||
@@ -120,7 +128,7 @@ build_ids=$(cat "$out"/*.log | tr -d '\r' |
 # Debian's python, where python3-matplotlib is installed; it writes nothing
 # when a run or case has no result
 BENCH_COMMIT=$commit BENCH_BUILD_IDS=$build_ids BENCH_PAIRS="${runs[*]}" \
-	/usr/bin/python3 "$NVMEOF_ROOT/scripts/bench-report.py" "$out/results.txt" "$out" "$KVER" \
+	/usr/bin/python3 "$NVMEOF_ROOT/scripts/bench-report.py" "$out/results.txt" "$out" "$sub" \
 	$([ -e "$prev" ] && echo "$prev") || exit 1
 cat "$out/bench.md"
 log "written: $out/bench.md, $out/bench.csv, $out/bench.png"

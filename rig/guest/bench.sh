@@ -41,6 +41,10 @@ randread-4k-qd32 randread 4k libaio 32 30000
 randwrite-4k-qd32 randwrite 4k libaio 32 30000
 randread-4k-qd32-batch8 randread 4k libaio 32 30000 --iodepth_batch_submit=8 --iodepth_batch_complete_min=8
 randwrite-4k-qd32-batch8 randwrite 4k libaio 32 30000 --iodepth_batch_submit=8 --iodepth_batch_complete_min=8
+randread-128k-qd32 randread 128k libaio 32 3000
+randwrite-128k-qd32 randwrite 128k libaio 32 3000
+read-1m-qd32 read 1m libaio 32 400
+write-1m-qd32 write 1m libaio 32 400
 "
 
 bench_fio() {
@@ -56,6 +60,7 @@ bench_cases() {
 	local label=$1 dev=$2 name rw bs engine qd n opts line
 	echo "$BENCH_CASES" | while read -r name rw bs engine qd n opts; do
 		[ -n "$name" ] || continue
+		case ,${RIG_CASES:-$name}, in *,$name,*) ;; *) continue ;; esac
 		[ -z "${RIG_PROFILE:-}" ] || [ "$name" = "$RIG_PROFILE" ] || continue
 		[ -z "${RIG_INSN:-}" ] || [ "$name" = "$RIG_INSN" ] || continue
 		bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" $(( n / 10 )) $opts > /dev/null
@@ -121,7 +126,7 @@ bench_kernel_kib() {
 
 bench_slab_kib() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
 
-rig_setup_rdma rxe
+rig_setup_rdma "${RIG_RDMA:-rxe}"
 dev=$(rig_backing null)
 rig_must "null_blk" test -b "$dev"
 
