@@ -9,7 +9,11 @@
  * for as long as they are cached (IB and RoCE), and the transfer of a
  * request whose pages came from there is work requests laid directly over
  * those mapped addresses (common/rdma_wrs.h), in arrays inside the response
- * for up to NVMET_RDMA_EMBEDDED_SGES pages. A response's
+ * for up to NVMET_RDMA_EMBEDDED_SGES pages. The cache owns at most
+ * cached_pages pages, so a page is mapped once and unmapped only when the
+ * queue goes (behind an IOMMU an unmap is an IOTLB invalidation); a request
+ * it cannot serve whole within that takes its pages as stock does, mapped
+ * for its transfer alone by rdma_rw (common/page_stack.h). A response's
  * NVMET_RDMA_REQ_CACHED_DATA says its pages came from the cache,
  * NVMET_RDMA_REQ_PREMAPPED_RW that its transfer was built here and not by
  * rdma_rw; each half undoes what its flag says. A one-page request uses a
@@ -49,7 +53,7 @@
 static unsigned int nvmet_rdma_cached_pages = 64;
 module_param_named(cached_pages, nvmet_rdma_cached_pages, uint, 0444);
 MODULE_PARM_DESC(cached_pages,
-		 "Free data pages each I/O queue keeps for reuse (default 64 = 256 KiB with 4 KiB pages; 0 = allocate every I/O)");
+		 "Data pages each I/O queue keeps (mapped) for reuse; a request they cannot serve allocates and maps its own, as stock (default 64 = 256 KiB with 4 KiB pages; 0 = allocate every I/O)");
 
 static bool nvmet_rdma_premap_data = true;
 module_param_named(premap_data, nvmet_rdma_premap_data, bool, 0444);
@@ -75,6 +79,7 @@ int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue)
 		!rdma_protocol_iwarp(queue->dev->device,
 				     queue->cm_id->port_num);
 	s->nr = 0;
+	s->owned = 0;
 	s->cap = queue->host_qid ? nvmet_rdma_cached_pages : 0;
 	if (!s->cap)
 		return 0;
@@ -121,22 +126,13 @@ void nvmet_rdma_page_cache_destroy(struct nvmet_rdma_queue *queue)
 {
 	struct nvmeof_data_page dp;
 
-	while (nvmeof_page_stack_pop(&queue->page_cache, &dp))
+	while (nvmeof_page_stack_pop(&queue->page_cache, &dp)) {
 		nvmet_rdma_release_page(queue, &dp);
+		nvmeof_page_stack_disown(&queue->page_cache, 1);
+	}
+	WARN_ON_ONCE(queue->page_cache.owned);
 	kfree(queue->page_cache.pages);
 	queue->page_cache.pages = NULL;
-}
-
-static int nvmet_rdma_get_page(struct nvmet_rdma_queue *queue,
-			       struct nvmeof_data_page *dp)
-{
-	unsigned long flags;
-	bool cached;
-
-	spin_lock_irqsave(&queue->page_cache_lock, flags);
-	cached = nvmeof_page_stack_pop(&queue->page_cache, dp);
-	spin_unlock_irqrestore(&queue->page_cache_lock, flags);
-	return cached ? 0 : nvmet_rdma_new_page(queue, dp);
 }
 
 /*
@@ -151,64 +147,113 @@ static void nvmet_rdma_put_page(struct nvmet_rdma_queue *queue,
 
 	spin_lock_irqsave(&queue->page_cache_lock, flags);
 	kept = nvmeof_page_stack_push(&queue->page_cache, dp);
+	/* cannot fail: the stack has room for every page the cache owns */
+	if (WARN_ON_ONCE(!kept))
+		nvmeof_page_stack_disown(&queue->page_cache, 1);
 	spin_unlock_irqrestore(&queue->page_cache_lock, flags);
 	if (!kept)
 		nvmet_rdma_release_page(queue, &dp);
+}
+
+/* give back the pages of entries @from to @to - 1 of @sgl (a flat array) */
+static void nvmet_rdma_put_pages(struct nvmet_rdma_queue *queue,
+				 struct scatterlist *sgl, unsigned int from,
+				 unsigned int to)
+{
+	unsigned int i;
+
+	for (i = from; i < to; i++)
+		nvmet_rdma_put_page(queue, (struct nvmeof_data_page) {
+			.page = sg_page(&sgl[i]),
+			.dma_addr = sg_dma_address(&sgl[i]) });
 }
 
 /* give back the first @nents pages of @sgl, then @sgl unless it is embedded */
 static void nvmet_rdma_put_data(struct nvmet_rdma_rsp *rsp,
 				struct scatterlist *sgl, unsigned int nents)
 {
-	struct scatterlist *sg;
-	unsigned int i;
-
-	for_each_sg(sgl, sg, nents, i)
-		nvmet_rdma_put_page(rsp->queue, (struct nvmeof_data_page) {
-			.page = sg_page(sg), .dma_addr = sg_dma_address(sg) });
+	nvmet_rdma_put_pages(rsp->queue, sgl, 0, nents);
 	if (sgl != &rsp->data_sg)
 		kfree(sgl);
+}
+
+/* entry @i of @nents for @dp, the last one holding what is left of @len */
+static void nvmet_rdma_set_data_page(struct scatterlist *sg, unsigned int i,
+				     unsigned int nents, u32 len,
+				     struct nvmeof_data_page dp)
+{
+	sg_set_page(sg, dp.page,
+		    i + 1 < nents ? PAGE_SIZE : len - i * PAGE_SIZE, 0);
+	/* read only by nvmet_rdma_premapped_init() */
+	sg_dma_address(sg) = dp.dma_addr;
 }
 
 /**
  * nvmet_rdma_alloc_data_sgl() - data buffers for a keyed-SGL request
  * @rsp: the response, whose request has its transfer length set
  *
+ * From the queue's cache, with new pages (mapped, and then the cache's) if
+ * it may own more; else, for the whole request, as stock takes them.
+ *
  * Return: 0, or -ENOMEM.
  */
 int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
 {
+	struct nvmet_rdma_queue *queue = rsp->queue;
+	struct nvmeof_page_stack *cache = &queue->page_cache;
 	struct nvmet_req *req = &rsp->req;
-	u32 left = req->transfer_len;
-	unsigned int nents = DIV_ROUND_UP(left, PAGE_SIZE), i;
-	struct scatterlist *sgl, *sg;
+	u32 len = req->transfer_len;
+	unsigned int nents = DIV_ROUND_UP(len, PAGE_SIZE), fresh, i;
 	struct nvmeof_data_page dp;
+	struct scatterlist *sgl;
+	unsigned long flags;
+	bool served;
 
-	if (req->metadata_len || nvmeof_req_may_use_p2pmem(req))
+	/* more than the cache may own: no need to look */
+	if (req->metadata_len || nvmeof_req_may_use_p2pmem(req) ||
+	    nents > cache->cap)
 		return nvmet_req_alloc_sgls(req);
 
 	if (nents == 1) {
 		sgl = &rsp->data_sg;
 	} else {
+		/* a flat array: entries are indexed below */
 		sgl = kmalloc_array(nents, sizeof(*sgl), GFP_KERNEL);
 		if (!sgl)
 			return -ENOMEM;
 	}
 	sg_init_table(sgl, nents);
-	for_each_sg(sgl, sg, nents, i) {
-		if (nvmet_rdma_get_page(rsp->queue, &dp)) {
-			nvmet_rdma_put_data(rsp, sgl, i);
-			return -ENOMEM;
-		}
-		sg_set_page(sg, dp.page, min_t(u32, left, PAGE_SIZE), 0);
-		/* read only by nvmet_rdma_premapped_init() */
-		sg_dma_address(sg) = dp.dma_addr;
-		left -= sg->length;
+	/* new pages first, then the cached ones, in one look at the stack */
+	spin_lock_irqsave(&queue->page_cache_lock, flags);
+	served = nvmeof_page_stack_reserve(cache, nents, &fresh);
+	for (i = fresh; served && i < nents; i++) {
+		nvmeof_page_stack_pop(cache, &dp);
+		nvmet_rdma_set_data_page(&sgl[i], i, nents, len, dp);
+	}
+	spin_unlock_irqrestore(&queue->page_cache_lock, flags);
+	if (!served) {
+		if (sgl != &rsp->data_sg)
+			kfree(sgl);
+		return nvmet_req_alloc_sgls(req);
+	}
+	for (i = 0; i < fresh; i++) {
+		if (nvmet_rdma_new_page(queue, &dp))
+			goto fail;
+		nvmet_rdma_set_data_page(&sgl[i], i, nents, len, dp);
 	}
 	req->sg = sgl;
 	req->sg_cnt = nents;
 	rsp->flags |= NVMET_RDMA_REQ_CACHED_DATA;
 	return 0;
+
+fail:
+	/* the pages in hand go onto the stack, those not allocated are not owned */
+	spin_lock_irqsave(&queue->page_cache_lock, flags);
+	nvmeof_page_stack_disown(cache, fresh - i);
+	spin_unlock_irqrestore(&queue->page_cache_lock, flags);
+	nvmet_rdma_put_pages(queue, sgl, fresh, nents);
+	nvmet_rdma_put_data(rsp, sgl, i);
+	return -ENOMEM;
 }
 
 /**
