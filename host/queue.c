@@ -48,7 +48,17 @@ void nvme_rdma_free_qe(struct ib_device *ibdev, struct nvme_rdma_qe *qe,
 int nvme_rdma_alloc_qe(struct ib_device *ibdev, struct nvme_rdma_qe *qe,
 		       size_t capsule_size, enum dma_data_direction dir)
 {
-	qe->data = kzalloc(capsule_size, GFP_KERNEL);
+	/*
+	 * A buffer the device writes (a 16-byte response) owns its cache
+	 * lines: on a CPU without coherent DMA, invalidating them for the
+	 * device would lose a neighbour's stores (DMA-API debugging reports
+	 * the overlap). kmalloc aligns a power-of-two size to itself.
+	 */
+	size_t size = dir == DMA_TO_DEVICE ? capsule_size :
+		roundup_pow_of_two(max3(capsule_size, (size_t)L1_CACHE_BYTES,
+					(size_t)dma_get_cache_alignment()));
+
+	qe->data = kzalloc(size, GFP_KERNEL);
 	if (!qe->data)
 		return -ENOMEM;
 

@@ -305,7 +305,7 @@ static int nvmet_rdma_premapped_init(struct nvmet_rdma_rsp *rsp, u64 addr,
 {
 	struct nvmet_rdma_premapped_rw *own = &rsp->own;
 	struct nvmet_req *req = &rsp->req;
-	bool read = nvmet_data_dir(req) == DMA_FROM_DEVICE;
+	bool read = rsp->data_dir == DMA_FROM_DEVICE;
 	u32 max_sge = nvmet_rdma_premapped_max_sge(rsp, read);
 	u32 nr_sge = req->sg_cnt, nr_wrs, lkey, i;
 	struct scatterlist *sg;
@@ -355,7 +355,7 @@ static void nvmet_rdma_premapped_sync(struct nvmet_rdma_rsp *rsp, bool for_cpu)
 {
 	struct nvmet_rdma_premapped_rw *own = &rsp->own;
 	struct ib_device *dev = rsp->queue->dev->device;
-	enum dma_data_direction dir = nvmet_data_dir(&rsp->req);
+	enum dma_data_direction dir = rsp->data_dir;
 	u32 i;
 
 	for (i = 0; i < own->nr_sge; i++) {
@@ -384,6 +384,7 @@ int nvmet_rdma_rw_init(struct nvmet_rdma_rsp *rsp, u64 addr, u32 key,
 	struct rdma_cm_id *cm_id = rsp->queue->cm_id;
 	struct nvmet_req *req = &rsp->req;
 
+	rsp->data_dir = nvmet_data_dir(req);
 	if ((rsp->flags & NVMET_RDMA_REQ_CACHED_DATA) && rsp->queue->premapped)
 		return nvmet_rdma_premapped_init(rsp, addr, key);
 
@@ -394,10 +395,10 @@ int nvmet_rdma_rw_init(struct nvmet_rdma_rsp *rsp, u64 addr, u32 key,
 						  req->metadata_sg,
 						  req->metadata_sg_cnt,
 						  sig_attrs, addr, key,
-						  nvmet_data_dir(req));
+						  rsp->data_dir);
 	return rdma_rw_ctx_init(&rsp->rw, cm_id->qp, cm_id->port_num,
 				req->sg, req->sg_cnt, 0, addr, key,
-				nvmet_data_dir(req));
+				rsp->data_dir);
 }
 
 /**
@@ -406,7 +407,9 @@ int nvmet_rdma_rw_init(struct nvmet_rdma_rsp *rsp, u64 addr, u32 key,
  * @rsp: the response
  *
  * Write data that came in by RDMA READ is handed to the CPU here, before
- * the backend sees it (rdma_rw's unmap does the same).
+ * the backend sees it (rdma_rw's unmap does the same). In the direction
+ * the transfer was built with, not req->cmd's: a read's response may
+ * complete after the next command arrived in its receive buffer.
  */
 void nvmet_rdma_rw_destroy(struct nvmet_rdma_rsp *rsp)
 {
@@ -415,7 +418,7 @@ void nvmet_rdma_rw_destroy(struct nvmet_rdma_rsp *rsp)
 
 	if (rsp->flags & NVMET_RDMA_REQ_PREMAPPED_RW) {
 		/* only an RDMA READ wrote the pages */
-		if (nvmet_data_dir(req) == DMA_FROM_DEVICE)
+		if (rsp->data_dir == DMA_FROM_DEVICE)
 			nvmet_rdma_premapped_sync(rsp, true);
 		nvmet_rdma_premapped_free(&rsp->own);
 		rsp->flags &= ~NVMET_RDMA_REQ_PREMAPPED_RW;
@@ -424,10 +427,10 @@ void nvmet_rdma_rw_destroy(struct nvmet_rdma_rsp *rsp)
 					      cm_id->port_num, req->sg,
 					      req->sg_cnt, req->metadata_sg,
 					      req->metadata_sg_cnt,
-					      nvmet_data_dir(req));
+					      rsp->data_dir);
 	} else {
 		rdma_rw_ctx_destroy(&rsp->rw, cm_id->qp, cm_id->port_num,
-				    req->sg, req->sg_cnt, nvmet_data_dir(req));
+				    req->sg, req->sg_cnt, rsp->data_dir);
 	}
 }
 
