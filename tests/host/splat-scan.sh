@@ -66,6 +66,10 @@ expect "stock target's handler_mutex lockdep with the stock target passes" pass 
 	'^known \(inherited, not ours\): stock nvmet-rdma' ours stock stock-target-lockdep.txt
 expect "the same report with our target loaded fails" fail \
 	'^splat: .*possible circular locking' ours ours stock-target-lockdep.txt
+expect "stock target's DMA unmap in the next command's direction passes with it" pass \
+	'^known \(inherited, not ours\): stock nvmet-rdma: a read' ours stock dma-api-direction-stock-target.txt
+expect "the same unmap report with our target loaded fails" fail \
+	'^splat: .*check_unmap' ours ours dma-api-direction-stock-target.txt
 expect "RCU stall fails" fail '^splat: .*rcu_preempt detected stalls' ours ours rcu-stall.txt
 expect "hung task fails" fail '^splat: .*INFO: task kworker/u2:1:87 blocked' ours ours hung-task.txt
 expect "kmemleak report fails" fail '^splat: .*(suspected memory leaks|unreferenced object)' \
