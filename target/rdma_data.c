@@ -209,7 +209,7 @@ int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
 	unsigned long flags;
 	bool served;
 
-	/* more than the cache may own: no need to look */
+	/* PI and P2P take nvmet's buffers; more than the cache may own, too */
 	if (req->metadata_len || nvmeof_req_may_use_p2pmem(req) ||
 	    nents > cache->cap)
 		return nvmet_req_alloc_sgls(req);

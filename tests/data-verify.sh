@@ -42,12 +42,23 @@ mount -t tracefs none $T 2>/dev/null
 MAP=$T/events/nvmet_rdma/nvmet_rdma_map_data/enable
 KEYED='data=keyed(_inv)? len=[0-9]+ status=0x0'
 [ "$RIG_RDMA" = rxe ] && BUILT=premapped || BUILT=rdma_rw
-# keyed_built_by WHO - every keyed transfer of an I/O queue had rw=WHO
+# keyed_built_by WHO - every keyed transfer of an I/O queue had rw=WHO; on
+# rxe only those the page cache served (it owns 64 pages, 256 KiB): every
+# larger one (the 1 MiB writes) by rdma_rw, mapped for itself as stock's
 keyed_built_by() {
 	local io="qid=[1-9][0-9]* cid=[0-9]+ opcode=0x[0-9a-f]+ $KEYED" all who
+	local big='data=keyed(_inv)? len=([3-9][0-9]{5}|[1-9][0-9]{6,}) status=0x0' b bw
 	all=$(grep -cE "$io" $T/trace)
 	who=$(grep -cE "$io wrs=[0-9]+ rw=$1$" $T/trace)
 	rig_log "keyed transfers on I/O queues: $who of $all built by $1"
+	if [ "$1" = premapped ]; then
+		b=$(grep -cE "$big" $T/trace)
+		bw=$(grep -cE "$big wrs=[0-9]+ rw=rdma_rw$" $T/trace)
+		rig_log "larger than the page cache: $b, by rdma_rw $bw"
+		[ "$who" -gt 0 ] && [ "$b" -gt 0 ] && [ "$bw" -eq "$b" ] &&
+			[ $((who * 4)) -ge $(( (all - b) * 3)) ]
+		return
+	fi
 	[ "$all" -gt 0 ] && [ "$who" -eq "$all" ]
 }
 # split_transfers - host writes (target RDMA READs) and host reads (RDMA
@@ -99,6 +110,8 @@ in_capsule_16k() {
 [ "$RIG_TARGET" = ours ] &&
 	rig_check "16 KiB writes came in the capsule" in_capsule_16k
 rig_check "128k randrw QD8 2 jobs" rig_fio_verify "$ns" randrw 128k 8 2 8M
+# the page cache's whole size: two work requests a transfer on rxe
+rig_check "256k randrw QD1" rig_fio_verify "$ns" randrw 256k 1 1 4M
 rig_check "1m write QD32" rig_fio_verify "$ns" write 1m 32 1 16M
 if [ "$RIG_TARGET" = ours ]; then
 	echo 0 > $MAP; echo 0 > $POST

@@ -8,13 +8,15 @@
 # whichever comes). Expected each time: the queue fails, the host reconnects
 # by itself, fio sees no error and verifies every block, no command waits
 # for its timeout; and nothing touches a released request or response
-# (KASAN), nothing leaks (kmemleak, and DMA-API debugging at rxe-hw's unload).
+# (KASAN), nothing leaks (kmemleak, and DMA-API debugging at rxe-hw's unload:
+# it passed on the debug kernel, December 2026, and runs on Debian's
+# kernels only, for CI's time).
 # The stock target is left out: it drops the error completion of an
 # unsignalled RDMA WRITE (rdma_rw leaves its wr_cqe NULL) and ignores the
 # flushes behind it, so the host recovers only when its commands time out,
 # 30 s later (seen on 6.1; ours, before it gave those WRs its unsignalled
 # completion handler, did the same).
-# rig: pairs=ours/ours,stock/ours debug-pairs=ours/ours kernels=stock,debug rdma=rxe-hw timeout=360
+# rig: pairs=ours/ours,stock/ours kernels=stock rdma=rxe-hw timeout=360
 
 rig_setup_rdma
 rig_load_target
