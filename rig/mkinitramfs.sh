@@ -22,7 +22,7 @@ set -euo pipefail
 # Kernel modules the scenarios load, with dependencies resolved by modprobe.
 GUEST_MODULES="nvme-rdma nvmet-rdma nvme-tcp nvmet-tcp rdma_rxe siw rdma_ucm ib_uverbs
 	null_blk brd dummy crc32_pclmul crc32_generic crc32c_generic crc32c-intel
-	nvme-loop ipv6 configfs"
+	nvme-loop nvme ipv6 configfs"
 BINARIES="/usr/sbin/nvme /usr/bin/fio /usr/sbin/ip /usr/bin/rdma /usr/bin/kmod
 	/usr/bin/ib_read_lat /usr/bin/ib_write_lat /usr/bin/ibv_devices /usr/bin/rping
 	/usr/bin/perf"

@@ -26,7 +26,10 @@
 # through (pci-testdev) behind an emulated IOMMU in strict mode: every
 # unmap is invalidated at once, so a DMA after it faults (rig/rxe-hw). The
 # debug kernel has no ACPI and so finds no IOMMU: there its DMA goes through
-# the DMA API (and its debugging) untranslated.
+# the DMA API (and its debugging) untranslated. It also gets an NVMe drive
+# (QEMU's -device nvme on a sparse file of 256 MiB, dropped afterwards): a
+# backend that really DMAs, for the target to export (tests/backend-dma.sh);
+# its driver is a module no other scenario loads.
 # Exit status: 0 if the guest reached its end marker, 1 otherwise.
 set -uo pipefail
 
@@ -34,7 +37,13 @@ kernel=$1 initrd=$2 log=$3 tmo=$4 append=$5
 shift 5
 [ $# -gt 0 ] || set -- -smp 2,sockets=2
 if [[ " $append " == *" rig.rdma=rxe-hw "* ]]; then
-	set -- -device intel-iommu,intremap=off -device pci-testdev "$@"
+	nvme_img=$(mktemp "${TMPDIR:-/tmp}/rig-nvme.XXXXXX") || exit 1
+	trap 'rm -f "$nvme_img"' EXIT
+	truncate -s 256M "$nvme_img"
+	# the IOMMU first: QEMU wants it before the devices behind it
+	set -- -device intel-iommu,intremap=off -device pci-testdev \
+		-drive if=none,id=backend,format=raw,cache=unsafe,file="$nvme_img" \
+		-device nvme,drive=backend,serial=rig-backend "$@"
 	append+=" intel_iommu=on iommu.strict=1"
 fi
 boot_tmo=${RIG_BOOT_TIMEOUT:-300}
