@@ -11,9 +11,9 @@
 # there, the mixed pairs run on Debian's kernels, and KASAN and lockdep
 # watch each of our modules in our pair.
 # On rxe-hw too, on Debian's kernels (send-queue slots by hardware rules,
-# DMA behind a strict IOMMU); the debug kernel runs it on rxe and siw only, for
-# CI's time.
-# rig: pairs=all debug-pairs=ours/ours siw-pairs=ours/ours kernels=stock,debug rdma=rxe,siw,rxe-hw debug-rdma=rxe,siw timeout=300 debug-smp=2
+# DMA behind a strict IOMMU), each pairing with one of ours; the debug kernel
+# runs it on rxe and siw only, for CI's time.
+# rig: pairs=all debug-pairs=ours/ours siw-pairs=ours/ours rxe-hw-pairs=ours/ours,ours/stock,stock/ours kernels=stock,debug rdma=rxe,siw,rxe-hw debug-rdma=rxe,siw timeout=300 debug-smp=2
 
 rig_setup_rdma
 rig_load_target

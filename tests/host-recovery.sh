@@ -21,10 +21,10 @@
 # controller goes away under fio's open namespace, which can end in
 # nvme-core's inherited lockdep report (see rig/splat.awk), and lockdep then
 # stops watching for the rest of the boot.
-# On rxe-hw too, on Debian's kernels (send-queue slots by hardware rules,
-# DMA behind a strict IOMMU); the debug kernel runs it on rxe only, for
-# CI's time.
-# rig: pairs=ours/ours,ours/stock,stock/ours debug-pairs=ours/ours kernels=stock,debug rdma=rxe,rxe-hw debug-rdma=rxe timeout=360 order=last debug-smp=2
+# On rxe-hw too, our own pair on Debian's kernels (send-queue slots by
+# hardware rules, DMA behind a strict IOMMU); the debug kernel runs it on
+# rxe only, for CI's time.
+# rig: pairs=ours/ours,ours/stock,stock/ours debug-pairs=ours/ours rxe-hw-pairs=ours/ours kernels=stock,debug rdma=rxe,rxe-hw debug-rdma=rxe timeout=360 order=last debug-smp=2
 
 rig_setup_rdma
 rig_load_target
