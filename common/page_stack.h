@@ -1,16 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A bounded LIFO of free data pages, each with the address it is mapped at
- * for the RDMA device: the bookkeeping of a page cache, without its locking
- * (the caller's), its allocation or its DMA mapping (the caller's), so that
- * it can be unit tested on its own.
+ * Bounded LIFOs of free data pages, each page with the address it is mapped
+ * at for the RDMA device: the bookkeeping of a page cache, without its
+ * locking (the caller's), its allocation or its DMA mapping (the caller's),
+ * so that it can be unit tested on its own.
  *
- * The cache owns at most cap pages, on the stack or lent to requests, so
- * that every page comes back onto the stack and none is ever unmapped
- * before the queue goes: behind an IOMMU an unmap is an IOTLB invalidation,
- * and one per page (where rdma_rw does one per transfer) would make a miss
- * dearer than stock. A request that cannot get all its pages within that
- * bound gets none: it goes the way stock's does.
+ * The cache owns at most cap pages, on its stacks or lent to requests, so
+ * that every page comes back onto a stack and none is unmapped while it is
+ * in use: behind an IOMMU an unmap is an IOTLB invalidation, and one per
+ * page (where rdma_rw does one per transfer) would make a miss dearer than
+ * stock. A request that cannot get all its pages within that bound gets
+ * none: it goes the way stock's does.
+ *
+ * A page is mapped for one direction, the one the RDMA device moves its
+ * data in, and kept on that direction's stack: read data going out (the
+ * device reads the page) or write data coming in (the device writes it).
+ * So a page the backend's own device fills for a read is never
+ * device-writable for the RDMA device too (the DMA API does not allow two
+ * writable mappings of a page, and an IOMMU refuses the wrong direction).
+ * When the bound is reached, idle pages of the other direction make room.
  */
 #ifndef NVMEOF_PAGE_STACK_H
 #define NVMEOF_PAGE_STACK_H
@@ -31,36 +39,58 @@ struct nvmeof_data_page {
 	u64 dma_addr;
 };
 
+/* the direction a page is mapped for, as the RDMA device moves its data */
+enum nvmeof_page_dir {
+	NVMEOF_PAGES_OUT,	/* the device reads it: DMA_TO_DEVICE */
+	NVMEOF_PAGES_IN,	/* the device writes it: DMA_FROM_DEVICE */
+	NVMEOF_PAGE_DIRS,
+};
+
+static inline enum nvmeof_page_dir nvmeof_page_dir_other(enum nvmeof_page_dir dir)
+{
+	return dir == NVMEOF_PAGES_OUT ? NVMEOF_PAGES_IN : NVMEOF_PAGES_OUT;
+}
+
 /**
- * struct nvmeof_page_stack - a bounded stack of data pages
- * @pages: room for @cap entries
- * @nr: entries on the stack
- * @cap: most entries the stack holds
- * @owned: pages the cache owns, on the stack or lent; at most @cap
+ * struct nvmeof_page_stack - bounded stacks of data pages, one a direction
+ * @pages: for each direction, room for @cap entries
+ * @nr: entries on each direction's stack
+ * @cap: most pages the cache owns, and so entries a stack holds
+ * @owned: pages the cache owns, on a stack or lent; at most @cap
  */
 struct nvmeof_page_stack {
-	struct nvmeof_data_page *pages;
-	unsigned int nr;
+	struct nvmeof_data_page *pages[NVMEOF_PAGE_DIRS];
+	unsigned int nr[NVMEOF_PAGE_DIRS];
 	unsigned int cap;
 	unsigned int owned;
 };
 
 /*
- * A request of @n pages: can the stack and new pages within @cap serve it
- * all? If so, @owned counts the new ones, which the caller allocates and
- * maps, after popping min(@n, @nr); *@fresh says how many. Else nothing
- * changes and it returns false.
+ * A request of @n pages mapped for @dir: can @dir's stack, new pages within
+ * @cap, and (at the bound) idle pages of the other direction given up to
+ * make room, serve it all? If so, *@evict says how many the caller pops
+ * from the other direction's stack and releases, *@fresh how many new ones
+ * it allocates and maps for @dir, and it pops the rest, n - *@fresh, from
+ * @dir's stack; @owned counts the change. Else nothing changes and it
+ * returns false.
  */
 static inline bool nvmeof_page_stack_reserve(struct nvmeof_page_stack *s,
+					     enum nvmeof_page_dir dir,
 					     unsigned int n,
-					     unsigned int *fresh)
+					     unsigned int *fresh,
+					     unsigned int *evict)
 {
-	unsigned int f = n - min(n, s->nr);
+	unsigned int f = n - min(n, s->nr[dir]), room = s->cap - s->owned;
+	unsigned int e = 0;
 
-	if (f > s->cap - s->owned)
-		return false;
-	s->owned += f;
+	if (f > room) {
+		e = f - room;
+		if (e > s->nr[nvmeof_page_dir_other(dir)])
+			return false;
+	}
+	s->owned += f - e;
 	*fresh = f;
+	*evict = e;
 	return true;
 }
 
@@ -71,26 +101,28 @@ static inline void nvmeof_page_stack_disown(struct nvmeof_page_stack *s,
 	s->owned -= min(n, s->owned);
 }
 
-/* Returns false, leaving the stack as it was, when it is full. */
+/* Returns false, leaving the stack as it was, when @dir's is full. */
 static inline bool nvmeof_page_stack_push(struct nvmeof_page_stack *s,
+					  enum nvmeof_page_dir dir,
 					  struct nvmeof_data_page dp)
 {
-	if (s->nr >= s->cap)
+	if (s->nr[dir] >= s->cap)
 		return false;
-	s->pages[s->nr++] = dp;
+	s->pages[dir][s->nr[dir]++] = dp;
 	return true;
 }
 
 /*
- * Takes the entry pushed last into *dp and returns true, or returns false
- * (*dp untouched) when the stack is empty.
+ * Takes the entry pushed last onto @dir's stack into *dp and returns true,
+ * or returns false (*dp untouched) when that stack is empty.
  */
 static inline bool nvmeof_page_stack_pop(struct nvmeof_page_stack *s,
+					 enum nvmeof_page_dir dir,
 					 struct nvmeof_data_page *dp)
 {
-	if (!s->nr)
+	if (!s->nr[dir])
 		return false;
-	*dp = s->pages[--s->nr];
+	*dp = s->pages[dir][--s->nr[dir]];
 	return true;
 }
 

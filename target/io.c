@@ -714,6 +714,8 @@ static u16 nvmet_rdma_map_sgl_keyed(struct nvmet_rdma_rsp *rsp,
 	if (rsp->req.metadata_len)
 		nvmet_rdma_set_sig_attrs(&rsp->req, &sig_attrs);
 
+	/* before the data pages: they are cached by direction */
+	rsp->data_dir = nvmet_data_dir(&rsp->req);
 	ret = nvmet_rdma_alloc_data_sgl(rsp);
 	if (unlikely(ret < 0))
 		goto error_out;

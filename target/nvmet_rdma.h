@@ -124,9 +124,9 @@ struct nvmet_rdma_rsp {
 	bool			allocated;
 	u8			n_rdma;
 	/*
-	 * nvmet_data_dir() of the transfer, taken when it is built: by the
-	 * time its response's SEND completes, req->cmd's receive buffer may
-	 * hold the next command (it is posted again before the SEND).
+	 * nvmet_data_dir() of the transfer, taken before its data pages: by
+	 * the time its response's SEND completes, req->cmd's receive buffer
+	 * may hold the next command (it is posted again before the SEND).
 	 */
 	enum dma_data_direction	data_dir;
 	u32			flags;

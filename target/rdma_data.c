@@ -5,7 +5,7 @@
  * out) that move it between those pages and the host.
  *
  * One file, because the two are one mechanism: an I/O queue keeps the data
- * pages of finished commands on a small stack for its next ones, DMA-mapped
+ * pages of finished commands on small stacks for its next ones, DMA-mapped
  * for as long as they are cached (IB and RoCE), and the transfer of a
  * request whose pages came from there is work requests laid directly over
  * those mapped addresses (common/rdma_wrs.h), in arrays inside the response
@@ -25,12 +25,16 @@
  * either: data goes to the host only after the backend completed the read
  * successfully, which fills the transfer length (nvmet_rdma_need_data_out()).
  *
- * A mapped page is mapped bidirectionally (it serves reads and writes) for
- * as long as it is cached, so it is handed to the device before a transfer
- * and to the CPU after an RDMA READ, as the DMA API asks of a long-lived
- * mapping; the backend may map it for its own device too while it owns the
- * page, as with any page it is given. Behind swiotlb each cached page holds
- * a bounce slot (cached_pages per I/O queue).
+ * A cached page is mapped in the one direction the RDMA device moves its
+ * data (common/page_stack.h): DMA_TO_DEVICE for read data, which the
+ * backend's device writes into the page first; DMA_FROM_DEVICE for write
+ * data, which the backend's device then reads. So no page is ever writable
+ * by two devices at once, as the DMA API requires (DMA-API debug reports an
+ * overlap otherwise; tests/backend-dma.sh). It is handed to the device
+ * before a transfer and to the CPU after an RDMA READ, as the DMA API asks
+ * of a long-lived mapping. When the cache's bound is reached, idle pages of
+ * the other direction are released to make room. Behind swiotlb each cached
+ * page holds a bounce slot (cached_pages per I/O queue).
  *
  * The kernel's rdma_rw builds the transfer where it takes memory
  * registration or pages not from the cache: iWARP (an RDMA READ's sink must
@@ -73,22 +77,45 @@ MODULE_PARM_DESC(premap_data,
 int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue)
 {
 	struct nvmeof_page_stack *s = &queue->page_cache;
+	struct nvmeof_data_page *pages;
 
 	spin_lock_init(&queue->page_cache_lock);
 	queue->premapped = nvmet_rdma_premap_data && queue->host_qid &&
 		!rdma_protocol_iwarp(queue->dev->device,
 				     queue->cm_id->port_num);
-	s->nr = 0;
-	s->owned = 0;
+	*s = (struct nvmeof_page_stack) { };
 	s->cap = queue->host_qid ? nvmet_rdma_cached_pages : 0;
 	if (!s->cap)
 		return 0;
-	s->pages = kcalloc(s->cap, sizeof(*s->pages), GFP_KERNEL);
-	return s->pages ? 0 : -ENOMEM;
+	pages = kcalloc(array_size(NVMEOF_PAGE_DIRS, s->cap), sizeof(*pages),
+			GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	s->pages[NVMEOF_PAGES_OUT] = pages;
+	s->pages[NVMEOF_PAGES_IN] = pages + s->cap;
+	return 0;
 }
 
-/* a page, mapped for the queue's device if the queue premaps */
+/*
+ * The stack a request's pages come from and go back to: their mapping's
+ * direction (rsp->data_dir, set before its pages are taken); pages that
+ * are not mapped (iWARP, premap_data=N) all on one.
+ */
+static enum nvmeof_page_dir nvmet_rdma_page_dir(struct nvmet_rdma_rsp *rsp)
+{
+	if (rsp->queue->premapped && rsp->data_dir == DMA_FROM_DEVICE)
+		return NVMEOF_PAGES_IN;
+	return NVMEOF_PAGES_OUT;
+}
+
+static enum dma_data_direction nvmet_rdma_page_dma_dir(enum nvmeof_page_dir dir)
+{
+	return dir == NVMEOF_PAGES_IN ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
+}
+
+/* a page, mapped for the queue's device in @dir if the queue premaps */
 static int nvmet_rdma_new_page(struct nvmet_rdma_queue *queue,
+			       enum nvmeof_page_dir dir,
 			       struct nvmeof_data_page *dp)
 {
 	struct ib_device *dev = queue->dev->device;
@@ -100,7 +127,7 @@ static int nvmet_rdma_new_page(struct nvmet_rdma_queue *queue,
 	if (!queue->premapped)
 		return 0;
 	dp->dma_addr = ib_dma_map_page(dev, dp->page, 0, PAGE_SIZE,
-				       DMA_BIDIRECTIONAL);
+				       nvmet_rdma_page_dma_dir(dir));
 	if (ib_dma_mapping_error(dev, dp->dma_addr)) {
 		__free_page(dp->page);
 		return -ENOMEM;
@@ -109,11 +136,12 @@ static int nvmet_rdma_new_page(struct nvmet_rdma_queue *queue,
 }
 
 static void nvmet_rdma_release_page(struct nvmet_rdma_queue *queue,
+				    enum nvmeof_page_dir dir,
 				    struct nvmeof_data_page *dp)
 {
 	if (queue->premapped)
 		ib_dma_unmap_page(queue->dev->device, dp->dma_addr, PAGE_SIZE,
-				  DMA_BIDIRECTIONAL);
+				  nvmet_rdma_page_dma_dir(dir));
 	__free_page(dp->page);
 }
 
@@ -124,15 +152,29 @@ static void nvmet_rdma_release_page(struct nvmet_rdma_queue *queue,
  */
 void nvmet_rdma_page_cache_destroy(struct nvmet_rdma_queue *queue)
 {
+	struct nvmeof_page_stack *s = &queue->page_cache;
 	struct nvmeof_data_page dp;
+	enum nvmeof_page_dir dir;
 
-	while (nvmeof_page_stack_pop(&queue->page_cache, &dp)) {
-		nvmet_rdma_release_page(queue, &dp);
-		nvmeof_page_stack_disown(&queue->page_cache, 1);
+	for (dir = 0; dir < NVMEOF_PAGE_DIRS; dir++) {
+		while (nvmeof_page_stack_pop(s, dir, &dp)) {
+			nvmet_rdma_release_page(queue, dir, &dp);
+			nvmeof_page_stack_disown(s, 1);
+		}
 	}
-	WARN_ON_ONCE(queue->page_cache.owned);
-	kfree(queue->page_cache.pages);
-	queue->page_cache.pages = NULL;
+	WARN_ON_ONCE(s->owned);
+	/* one allocation for both stacks */
+	kfree(s->pages[NVMEOF_PAGES_OUT]);
+	*s = (struct nvmeof_page_stack) { };
+}
+
+/* the page of a request's scatterlist entry, and its mapping */
+static struct nvmeof_data_page nvmet_rdma_sg_data_page(struct scatterlist *sg)
+{
+	return (struct nvmeof_data_page) {
+		.page = sg_page(sg),
+		.dma_addr = sg_dma_address(sg),
+	};
 }
 
 /*
@@ -140,39 +182,40 @@ void nvmet_rdma_page_cache_destroy(struct nvmet_rdma_queue *queue)
  * context when posting it fails, not only from the CQ's.
  */
 static void nvmet_rdma_put_page(struct nvmet_rdma_queue *queue,
+				enum nvmeof_page_dir dir,
 				struct nvmeof_data_page dp)
 {
 	unsigned long flags;
 	bool kept;
 
 	spin_lock_irqsave(&queue->page_cache_lock, flags);
-	kept = nvmeof_page_stack_push(&queue->page_cache, dp);
+	kept = nvmeof_page_stack_push(&queue->page_cache, dir, dp);
 	/* cannot fail: the stack has room for every page the cache owns */
 	if (WARN_ON_ONCE(!kept))
 		nvmeof_page_stack_disown(&queue->page_cache, 1);
 	spin_unlock_irqrestore(&queue->page_cache_lock, flags);
 	if (!kept)
-		nvmet_rdma_release_page(queue, &dp);
+		nvmet_rdma_release_page(queue, dir, &dp);
 }
 
 /* give back the pages of entries @from to @to - 1 of @sgl (a flat array) */
 static void nvmet_rdma_put_pages(struct nvmet_rdma_queue *queue,
+				 enum nvmeof_page_dir dir,
 				 struct scatterlist *sgl, unsigned int from,
 				 unsigned int to)
 {
 	unsigned int i;
 
 	for (i = from; i < to; i++)
-		nvmet_rdma_put_page(queue, (struct nvmeof_data_page) {
-			.page = sg_page(&sgl[i]),
-			.dma_addr = sg_dma_address(&sgl[i]) });
+		nvmet_rdma_put_page(queue, dir, nvmet_rdma_sg_data_page(&sgl[i]));
 }
 
 /* give back the first @nents pages of @sgl, then @sgl unless it is embedded */
 static void nvmet_rdma_put_data(struct nvmet_rdma_rsp *rsp,
 				struct scatterlist *sgl, unsigned int nents)
 {
-	nvmet_rdma_put_pages(rsp->queue, sgl, 0, nents);
+	nvmet_rdma_put_pages(rsp->queue, nvmet_rdma_page_dir(rsp), sgl, 0,
+			     nents);
 	if (sgl != &rsp->data_sg)
 		kfree(sgl);
 }
@@ -190,10 +233,12 @@ static void nvmet_rdma_set_data_page(struct scatterlist *sg, unsigned int i,
 
 /**
  * nvmet_rdma_alloc_data_sgl() - data buffers for a keyed-SGL request
- * @rsp: the response, whose request has its transfer length set
+ * @rsp: the response, whose request has its transfer length set, and
+ *	rsp->data_dir
  *
  * From the queue's cache, with new pages (mapped, and then the cache's) if
- * it may own more; else, for the whole request, as stock takes them.
+ * it may own more, releasing idle pages of the other direction at its
+ * bound; else, for the whole request, as stock takes them.
  *
  * Return: 0, or -ENOMEM.
  */
@@ -201,9 +246,11 @@ int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
 {
 	struct nvmet_rdma_queue *queue = rsp->queue;
 	struct nvmeof_page_stack *cache = &queue->page_cache;
+	enum nvmeof_page_dir dir = nvmet_rdma_page_dir(rsp);
+	enum nvmeof_page_dir other = nvmeof_page_dir_other(dir);
 	struct nvmet_req *req = &rsp->req;
 	u32 len = req->transfer_len;
-	unsigned int nents = DIV_ROUND_UP(len, PAGE_SIZE), fresh, i;
+	unsigned int nents = DIV_ROUND_UP(len, PAGE_SIZE), fresh, evict, i;
 	struct nvmeof_data_page dp;
 	struct scatterlist *sgl;
 	unsigned long flags;
@@ -223,11 +270,19 @@ int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
 			return -ENOMEM;
 	}
 	sg_init_table(sgl, nents);
-	/* new pages first, then the cached ones, in one look at the stack */
+	/*
+	 * New pages first, then the cached ones, in one look at the stacks;
+	 * the pages given up wait in entries that new pages fill (evict <=
+	 * fresh).
+	 */
 	spin_lock_irqsave(&queue->page_cache_lock, flags);
-	served = nvmeof_page_stack_reserve(cache, nents, &fresh);
+	served = nvmeof_page_stack_reserve(cache, dir, nents, &fresh, &evict);
+	for (i = 0; served && i < evict; i++) {
+		nvmeof_page_stack_pop(cache, other, &dp);
+		nvmet_rdma_set_data_page(&sgl[i], i, nents, len, dp);
+	}
 	for (i = fresh; served && i < nents; i++) {
-		nvmeof_page_stack_pop(cache, &dp);
+		nvmeof_page_stack_pop(cache, dir, &dp);
 		nvmet_rdma_set_data_page(&sgl[i], i, nents, len, dp);
 	}
 	spin_unlock_irqrestore(&queue->page_cache_lock, flags);
@@ -236,8 +291,12 @@ int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
 			kfree(sgl);
 		return nvmet_req_alloc_sgls(req);
 	}
+	for (i = 0; i < evict; i++) {
+		dp = nvmet_rdma_sg_data_page(&sgl[i]);
+		nvmet_rdma_release_page(queue, other, &dp);
+	}
 	for (i = 0; i < fresh; i++) {
-		if (nvmet_rdma_new_page(queue, &dp))
+		if (nvmet_rdma_new_page(queue, dir, &dp))
 			goto fail;
 		nvmet_rdma_set_data_page(&sgl[i], i, nents, len, dp);
 	}
@@ -251,7 +310,7 @@ fail:
 	spin_lock_irqsave(&queue->page_cache_lock, flags);
 	nvmeof_page_stack_disown(cache, fresh - i);
 	spin_unlock_irqrestore(&queue->page_cache_lock, flags);
-	nvmet_rdma_put_pages(queue, sgl, fresh, nents);
+	nvmet_rdma_put_pages(queue, dir, sgl, fresh, nents);
 	nvmet_rdma_put_data(rsp, sgl, i);
 	return -ENOMEM;
 }
@@ -370,7 +429,7 @@ static void nvmet_rdma_premapped_sync(struct nvmet_rdma_rsp *rsp, bool for_cpu)
 
 /**
  * nvmet_rdma_rw_init() - build the RDMA READ/WRITE of a keyed-SGL request
- * @rsp: the response, its data buffers allocated (req->sg)
+ * @rsp: the response, its data buffers allocated (req->sg), rsp->data_dir set
  * @addr: the host buffer's address, from the keyed SGL
  * @key: the host buffer's key
  * @sig_attrs: the signature attributes when the request has metadata
@@ -384,7 +443,6 @@ int nvmet_rdma_rw_init(struct nvmet_rdma_rsp *rsp, u64 addr, u32 key,
 	struct rdma_cm_id *cm_id = rsp->queue->cm_id;
 	struct nvmet_req *req = &rsp->req;
 
-	rsp->data_dir = nvmet_data_dir(req);
 	if ((rsp->flags & NVMET_RDMA_REQ_CACHED_DATA) && rsp->queue->premapped)
 		return nvmet_rdma_premapped_init(rsp, addr, key);
 
