@@ -44,6 +44,10 @@
  * error_write_in=K makes the K-th RDMA WRITE of a kernel QP from now do
  * that (once: the knob goes back to 0), error_read_in the K-th RDMA READ,
  * error_send_in the K-th SEND (a host's command or a target's response).
+ * error_flush_in=K forces the QP of the K-th WR of any kind to the error
+ * state instead: that WR and every one behind it complete flushed, none
+ * with an error of its own, as when something else than a WR (a fatal
+ * error of the QP, its consumer) moved the QP to error.
  *
  * Real DMA. rxe's DMA is virtual: ib_dma_map_*() never reach the DMA API.
  * rxe-hw registers its devices with a PCI function of the guest that no
@@ -125,11 +129,19 @@ enum rxe_hw_error_kind {
 	RXE_HW_ERROR_WRITE,
 	RXE_HW_ERROR_READ,
 	RXE_HW_ERROR_SEND,
+	RXE_HW_ERROR_FLUSH,	/* any WR: flushed, its QP to error */
 	RXE_HW_ERROR_KINDS
 };
 
 static atomic_t error_in[RXE_HW_ERROR_KINDS];
 static atomic_t wrs_errored[RXE_HW_ERROR_KINDS];
+/* their debugfs counters, as tests/wr-errors.sh reads them */
+static const char *const rxe_hw_wrs_errored_names[RXE_HW_ERROR_KINDS] = {
+	[RXE_HW_ERROR_WRITE] = "write_wrs_errored",
+	[RXE_HW_ERROR_READ] = "read_wrs_errored",
+	[RXE_HW_ERROR_SEND] = "send_wrs_errored",
+	[RXE_HW_ERROR_FLUSH] = "flush_wrs_errored",
+};
 
 static int rxe_hw_error_in_set(const char *val, const struct kernel_param *kp)
 {
@@ -164,6 +176,10 @@ module_param_cb(error_send_in, &rxe_hw_error_in_ops,
 		&error_in[RXE_HW_ERROR_SEND], 0644);
 MODULE_PARM_DESC(error_send_in,
 		 "The Nth SEND of a kernel QP from now ends with a retry error, its QP in error (once; default 0: none)");
+module_param_cb(error_flush_in, &rxe_hw_error_in_ops,
+		&error_in[RXE_HW_ERROR_FLUSH], 0644);
+MODULE_PARM_DESC(error_flush_in,
+		 "The QP of the Nth WR of any kind of a kernel QP from now goes to the error state: that WR and all behind it flushed (once; default 0: none)");
 
 static struct dentry *rxe_hw_debugfs;
 static atomic_t sq_full_refusals;
@@ -256,7 +272,8 @@ int rxe_hw_chain_fault(struct rxe_qp *qp, const struct ib_send_wr *first,
 /**
  * rxe_hw_wqe_error() - should this WQE, about to complete, end in error?
  * @qp: the QP
- * @wqe: the WQE; given IB_WC_RETRY_EXC_ERR if so
+ * @wqe: the WQE; given IB_WC_RETRY_EXC_ERR (or IB_WC_WR_FLUSH_ERR, for
+ *	error_flush_in) if so
  *
  * Return: true for the WQE an error_*_in knob counted down to (the
  * completer then completes it in error and moves the QP to error).
@@ -267,6 +284,11 @@ bool rxe_hw_wqe_error(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 
 	if (qp->is_user)
 		return false;
+	if (atomic_dec_if_positive(&error_in[RXE_HW_ERROR_FLUSH]) == 0) {
+		wqe->status = IB_WC_WR_FLUSH_ERR;
+		atomic_inc(&wrs_errored[RXE_HW_ERROR_FLUSH]);
+		return true;
+	}
 	switch (wqe->wr.opcode) {
 	case IB_WR_RDMA_WRITE:
 		kind = RXE_HW_ERROR_WRITE;
@@ -656,6 +678,7 @@ static struct pci_driver rxe_hw_pci_driver = {
  */
 int rxe_hw_init(void)
 {
+	enum rxe_hw_error_kind kind;
 	int err;
 
 	rxe_hw_debugfs = debugfs_create_dir("rxe_hw", NULL);
@@ -669,12 +692,9 @@ int rxe_hw_init(void)
 				&chains_failed[RXE_HW_READ_CHAIN]);
 	debugfs_create_atomic_t("send_chains_failed", 0444, rxe_hw_debugfs,
 				&chains_failed[RXE_HW_SEND_CHAIN]);
-	debugfs_create_atomic_t("write_wrs_errored", 0444, rxe_hw_debugfs,
-				&wrs_errored[RXE_HW_ERROR_WRITE]);
-	debugfs_create_atomic_t("read_wrs_errored", 0444, rxe_hw_debugfs,
-				&wrs_errored[RXE_HW_ERROR_READ]);
-	debugfs_create_atomic_t("send_wrs_errored", 0444, rxe_hw_debugfs,
-				&wrs_errored[RXE_HW_ERROR_SEND]);
+	for (kind = 0; kind < RXE_HW_ERROR_KINDS; kind++)
+		debugfs_create_atomic_t(rxe_hw_wrs_errored_names[kind], 0444,
+					rxe_hw_debugfs, &wrs_errored[kind]);
 	debugfs_create_atomic_t("dma_faults", 0444, rxe_hw_debugfs,
 				&dma_faults);
 	debugfs_create_file("dma_pages_translated", 0444, rxe_hw_debugfs,
