@@ -24,10 +24,10 @@
 # cases (good on the admin queue, io-good on the I/O queue: the controller
 # goes live) show that the tool's correct answers are taken, so a broken
 # tool cannot pass.
-# On rxe-hw too, on Debian's kernels (send-queue slots by hardware rules,
-# DMA behind a strict IOMMU); the debug kernel runs it on rxe only, for
-# CI's time.
-# rig: pairs=ours/ours kernels=stock,debug rdma=rxe,rxe-hw debug-rdma=rxe timeout=420
+# On rxe only: what is checked is how the host reads a target's answers,
+# which no rule of the device changes (it passed on rxe-hw, 6.1, December
+# 2026; left out for CI's time).
+# rig: pairs=ours/ours kernels=stock,debug rdma=rxe timeout=420
 
 rig_setup_rdma
 rig_load_host
