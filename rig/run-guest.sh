@@ -10,6 +10,10 @@
 # la57=off: with -cpu max, TCG offers 5-level paging, and the KASAN debug
 # kernel then reported a wild-memory-access in handle_edge_irq during early
 # boot (identify_cpu), before any of our code was loaded.
+# erms=off,fsrm=off: with them the kernel (memcpy, clear_page, copy_user)
+# and glibc copy with `rep movsb`, which TCG runs one byte an iteration;
+# without, eight bytes an iteration or unrolled moves (testing.md, rig
+# facts). The benchmark sets its own -cpu.
 # -smp N goes as N sockets (-smp N,sockets=N): the debug kernel has no ACPI
 # and finds its CPUs in SeaBIOS's MP table, which lists the first CPU of
 # each package only, so N cores in one socket boot as one CPU.
@@ -29,7 +33,8 @@
 # the DMA API (and its debugging) untranslated. It also gets an NVMe drive
 # (QEMU's -device nvme on a sparse file of 256 MiB, dropped afterwards): a
 # backend that really DMAs, for the target to export (tests/backend-dma.sh);
-# its driver is a module no other scenario loads.
+# its driver is a module no other scenario loads. rig.iommu=off leaves the
+# IOMMU out (make bench BENCH_IOMMU=off: what translation costs).
 # Exit status: 0 if the guest reached its end marker, 1 otherwise.
 set -uo pipefail
 
@@ -41,16 +46,18 @@ if [[ " $append " == *" rig.rdma=rxe-hw "* ]]; then
 	trap 'rm -f "$nvme_img"' EXIT
 	truncate -s 256M "$nvme_img"
 	# the IOMMU first: QEMU wants it before the devices behind it
-	set -- -device intel-iommu,intremap=off -device pci-testdev \
+	iommu=(-device intel-iommu,intremap=off)
+	[[ " $append " == *" rig.iommu=off "* ]] && iommu=()
+	set -- "${iommu[@]}" -device pci-testdev \
 		-drive if=none,id=backend,format=raw,cache=unsafe,file="$nvme_img" \
 		-device nvme,drive=backend,serial=rig-backend "$@"
-	append+=" intel_iommu=on iommu.strict=1"
+	[ ${#iommu[@]} -eq 0 ] || append+=" intel_iommu=on iommu.strict=1"
 fi
 boot_tmo=${RIG_BOOT_TIMEOUT:-300}
 
 boot() {
 	timeout --foreground -k 10 "$tmo" \
-		qemu-system-x86_64 -machine q35 -accel tcg -cpu max,la57=off -m 2048 \
+		qemu-system-x86_64 -machine q35 -accel tcg -cpu max,la57=off,erms=off,fsrm=off -m 2048 \
 		-nographic -no-reboot -nic none -monitor none -serial stdio \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 loglevel=4 $append" \

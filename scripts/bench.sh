@@ -18,7 +18,9 @@
 # (the profiled case then has no figure);
 # BENCH_RDMA=rxe-hw to measure on the rig's RNIC-faithful device, its DMA
 # through a strict IOMMU as on a server (rig/rxe-hw; figures in
-# build/bench/KVER-rxe-hw/); default rxe;
+# build/bench/KVER-rxe-hw/); default rxe; with BENCH_IOMMU=off, rxe-hw's DMA
+# without the IOMMU (build/bench/KVER-rxe-hw-no-iommu/): the difference is
+# what translation costs;
 # BENCH_CASES="CASE ..." to run only those cases;
 # BENCH_INSN=CASE (`make bench-insn`) for exact instructions per I/O of that
 # case by module and function, counted by rig/insn-count-plugin.c, written
@@ -39,8 +41,13 @@ kind=stock release=${BENCH_KVER:-$(debian_kvers | head -1)}
 [ "$release" = debug ] && kind=debug release=
 rig_kernel "$kind" "$release" || exit 1
 img=$("$NVMEOF_ROOT/rig/image.sh" "$kind" "$release") || die "build failed"
-rdma=${BENCH_RDMA:-rxe}
-case $rdma in rxe) sub=$KVER ;; rxe-hw) sub=$KVER-rxe-hw ;; *) die "BENCH_RDMA: rxe or rxe-hw" ;; esac
+rdma=${BENCH_RDMA:-rxe} iommu=${BENCH_IOMMU:-on}
+case $rdma/$iommu in
+rxe/on) sub=$KVER ;;
+rxe-hw/on) sub=$KVER-rxe-hw ;;
+rxe-hw/off) sub=$KVER-rxe-hw-no-iommu ;;
+*) die "BENCH_RDMA: rxe or rxe-hw; BENCH_IOMMU=off with rxe-hw only" ;;
+esac
 out=$NVMEOF_ROOT/build/bench/$sub
 prev=$NVMEOF_ROOT/build/bench/$sub.previous.csv
 QEMU_INSN=()
@@ -76,6 +83,7 @@ for run in "${runs[@]}"; do
 		args="rig.job=bench rig.bench=fabric rig.host=${run%/*} rig.target=${run#*/}"
 	fi
 	args+=" rig.rdma=$rdma"
+	[ "$iommu" = on ] || args+=" rig.iommu=off"
 	[ -z "${BENCH_CASES:-}" ] || args+=" rig.cases=$(echo $BENCH_CASES | tr ' ' ,)"
 	[ -z "${BENCH_PROFILE:-}" ] || args+=" rig.profile=$BENCH_PROFILE"
 	[ -z "${BENCH_INLINE:-}" ] || args+=" rig.inline=$BENCH_INLINE"
