@@ -10,9 +10,10 @@
  * send queue: an unsignalled WQE holds its slot until a signalled one after
  * it is polled. Here a kernel QP's send queue counts as outstanding every
  * WQE posted after the newest one whose CQE was polled, and a post that
- * would exceed the size the consumer asked for (max_send_wr; rxe rounds its
- * ring up, and a consumer may only count on what it asked) fails with
- * -ENOMEM, bad_wr the first WR not taken, as mlx5's post_send does.
+ * would exceed the size ib_create_qp() gave the consumer back in
+ * cap.max_send_wr (6.1's rxe: what it asked; 6.12's: its ring, rounded up,
+ * as mlx5 gives back its max_post) fails with -ENOMEM, bad_wr the first WR
+ * not taken, as mlx5's post_send does.
  * The WQE's send sequence number (ssn, one per WQE in posting order; rxe
  * numbers all but local operations and never reads it, so REG_MR and
  * LOCAL_INV get theirs here) travels in the CQE, in fields rxe never fills
@@ -335,7 +336,7 @@ static void rxe_hw_hold_expired(struct timer_list *t)
 /**
  * rxe_hw_qp_init() - a kernel QP's send queue is created
  * @qp: the QP
- * @max_send_wr: the send queue's size as the consumer asked for it
+ * @max_send_wr: the send queue's size as its consumer was told it
  */
 void rxe_hw_qp_init(struct rxe_qp *qp, u32 max_send_wr)
 {

@@ -29,7 +29,7 @@ struct qp_pair {
 	struct ib_cq *cq;
 	struct ib_qp *a, *b;
 	struct ib_mr *mr;	/* what the LOCAL_INVs invalidate */
-	u32 max_wr;		/* a's send queue, as asked */
+	u32 max_wr;		/* a's send queue, as ib_create_qp() gave it back */
 };
 
 static struct ib_qp *create_qp(struct kunit *test, struct qp_pair *p)
