@@ -45,10 +45,13 @@
  * error_write_in=K makes the K-th RDMA WRITE of a kernel QP from now do
  * that (once: the knob goes back to 0), error_read_in the K-th RDMA READ,
  * error_send_in the K-th SEND (a host's command or a target's response).
- * error_flush_in=K forces the QP of the K-th WR of any kind to the error
- * state instead: that WR and every one behind it complete flushed, none
- * with an error of its own, as when something else than a WR (a fatal
- * error of the QP, its consumer) moved the QP to error.
+ *
+ * A QP in error by itself. An RNIC moves a QP to the error state on a
+ * local catastrophic error (mlx5: a WQ catastrophic error event) with no
+ * CQE to say so: its WRs are flushed, and its consumer hears of it through
+ * IB_EVENT_QP_FATAL, from the event queue's interrupt. Writing "DEVICE QPN"
+ * to debugfs rxe_hw/qp_fatal does that to a kernel QP: the QP to error,
+ * then the event, raised with interrupts off.
  *
  * Real DMA. rxe's DMA is virtual: ib_dma_map_*() never reach the DMA API.
  * rxe-hw registers its devices with a PCI function of the guest that no
@@ -130,7 +133,6 @@ enum rxe_hw_error_kind {
 	RXE_HW_ERROR_WRITE,
 	RXE_HW_ERROR_READ,
 	RXE_HW_ERROR_SEND,
-	RXE_HW_ERROR_FLUSH,	/* any WR: flushed, its QP to error */
 	RXE_HW_ERROR_KINDS
 };
 
@@ -141,7 +143,6 @@ static const char *const rxe_hw_wrs_errored_names[RXE_HW_ERROR_KINDS] = {
 	[RXE_HW_ERROR_WRITE] = "write_wrs_errored",
 	[RXE_HW_ERROR_READ] = "read_wrs_errored",
 	[RXE_HW_ERROR_SEND] = "send_wrs_errored",
-	[RXE_HW_ERROR_FLUSH] = "flush_wrs_errored",
 };
 
 static int rxe_hw_error_in_set(const char *val, const struct kernel_param *kp)
@@ -177,10 +178,6 @@ module_param_cb(error_send_in, &rxe_hw_error_in_ops,
 		&error_in[RXE_HW_ERROR_SEND], 0644);
 MODULE_PARM_DESC(error_send_in,
 		 "The Nth SEND of a kernel QP from now ends with a retry error, its QP in error (once; default 0: none)");
-module_param_cb(error_flush_in, &rxe_hw_error_in_ops,
-		&error_in[RXE_HW_ERROR_FLUSH], 0644);
-MODULE_PARM_DESC(error_flush_in,
-		 "The QP of the Nth WR of any kind of a kernel QP from now goes to the error state: that WR and all behind it flushed (once; default 0: none)");
 
 static struct dentry *rxe_hw_debugfs;
 static atomic_t sq_full_refusals;
@@ -189,6 +186,7 @@ static atomic_t chains_seen[RXE_HW_CHAIN_KINDS];
 static atomic_t chains_failed[RXE_HW_CHAIN_KINDS];
 static atomic64_t dma_pages_translated;
 static atomic_t dma_faults;
+static atomic_t qps_fatal;
 /* the PCI function whose DMA API and IOMMU domain rxe-hw devices use */
 static struct pci_dev *rxe_hw_pdev;
 static bool rxe_hw_pci_registered;
@@ -273,8 +271,7 @@ int rxe_hw_chain_fault(struct rxe_qp *qp, const struct ib_send_wr *first,
 /**
  * rxe_hw_wqe_error() - should this WQE, about to complete, end in error?
  * @qp: the QP
- * @wqe: the WQE; given IB_WC_RETRY_EXC_ERR (or IB_WC_WR_FLUSH_ERR, for
- *	error_flush_in) if so
+ * @wqe: the WQE; given IB_WC_RETRY_EXC_ERR if so
  *
  * Return: true for the WQE an error_*_in knob counted down to (the
  * completer then completes it in error and moves the QP to error).
@@ -285,11 +282,6 @@ bool rxe_hw_wqe_error(struct rxe_qp *qp, struct rxe_send_wqe *wqe)
 
 	if (qp->is_user)
 		return false;
-	if (atomic_dec_if_positive(&error_in[RXE_HW_ERROR_FLUSH]) == 0) {
-		wqe->status = IB_WC_WR_FLUSH_ERR;
-		atomic_inc(&wrs_errored[RXE_HW_ERROR_FLUSH]);
-		return true;
-	}
 	switch (wqe->wr.opcode) {
 	case IB_WR_RDMA_WRITE:
 		kind = RXE_HW_ERROR_WRITE;
@@ -631,6 +623,64 @@ static int rxe_hw_dma_selftest_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(rxe_hw_dma_selftest);
 
+/* debugfs rxe_hw/qp_fatal: "DEVICE QPN" -- that kernel QP fails by itself */
+static ssize_t rxe_hw_qp_fatal_write(struct file *file,
+				     const char __user *ubuf, size_t count,
+				     loff_t *ppos)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct ib_event ev = { .event = IB_EVENT_QP_FATAL };
+	char buf[96], name[IB_DEVICE_NAME_MAX];
+	struct ib_device *ibdev;
+	unsigned long flags;
+	struct rxe_qp *qp;
+	ssize_t ret;
+	u32 qpn;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%63s %u", name, &qpn) != 2)
+		return -EINVAL;
+	ibdev = ib_device_get_by_name(name, RDMA_DRIVER_RXE);
+	if (!ibdev)
+		return -ENODEV;
+	qp = rxe_pool_get_index(&to_rdev(ibdev)->qp_pool, qpn);
+	if (!qp) {
+		ret = -ENOENT;
+		goto out_put_dev;
+	}
+	if (qp->is_user) {
+		ret = -EPERM;
+		goto out_put_qp;
+	}
+	ret = ib_modify_qp(&qp->ibqp, &attr, IB_QP_STATE);
+	if (ret)
+		goto out_put_qp;
+	atomic_inc(&qps_fatal);
+	if (qp->ibqp.event_handler) {
+		ev.device = ibdev;
+		ev.element.qp = &qp->ibqp;
+		/* as from an RNIC's event queue interrupt: no sleeping */
+		local_irq_save(flags);
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+		local_irq_restore(flags);
+	}
+	ret = count;
+out_put_qp:
+	rxe_put(qp);
+out_put_dev:
+	ib_device_put(ibdev);
+	return ret;
+}
+
+static const struct file_operations rxe_hw_qp_fatal_fops = {
+	.owner	= THIS_MODULE,
+	.write	= rxe_hw_qp_fatal_write,
+};
+
 static int rxe_hw_pci_probe(struct pci_dev *pdev,
 			    const struct pci_device_id *id)
 {
@@ -702,6 +752,9 @@ int rxe_hw_init(void)
 			    &dma_pages_translated, &rxe_hw_atomic64_fops);
 	debugfs_create_file("dma_selftest", 0444, rxe_hw_debugfs, NULL,
 			    &rxe_hw_dma_selftest_fops);
+	debugfs_create_file("qp_fatal", 0200, rxe_hw_debugfs, NULL,
+			    &rxe_hw_qp_fatal_fops);
+	debugfs_create_atomic_t("qps_fatal", 0444, rxe_hw_debugfs, &qps_fatal);
 	err = pci_register_driver(&rxe_hw_pci_driver);
 	rxe_hw_pci_registered = !err;
 	if (err)
