@@ -174,10 +174,34 @@ out_free_ring:
 	return NULL;
 }
 
+/*
+ * A QP that a local error of the device moved to the error state (no CQE
+ * of its own says so; its WRs are only flushed) is a failed queue: the
+ * controller recovers now rather than when a flush or a timeout tells it.
+ * The event may come in atomic context (mlx5: its event queue's
+ * interrupt); nvme_rdma_error_recovery() only changes state and queues.
+ */
 static void nvme_rdma_qp_event(struct ib_event *event, void *context)
 {
-	pr_debug("QP event %s (%d)\n",
-		 ib_event_msg(event->event), event->event);
+	struct nvme_rdma_queue *queue = context;
+
+	switch (event->event) {
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+		if (!test_bit(NVME_RDMA_Q_LIVE, &queue->flags))
+			break;
+		dev_warn(queue->ctrl->ctrl.device,
+			 "queue %d: %s (%d): the queue pair is in error\n",
+			 nvme_rdma_queue_idx(queue),
+			 ib_event_msg(event->event), event->event);
+		nvme_rdma_error_recovery(queue->ctrl);
+		break;
+	default:
+		pr_debug("QP event %s (%d)\n",
+			 ib_event_msg(event->event), event->event);
+		break;
+	}
 }
 
 static int nvme_rdma_wait_for_cm(struct nvme_rdma_queue *queue)

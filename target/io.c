@@ -261,20 +261,6 @@ static void nvmet_rdma_release_rsp(struct nvmet_rdma_rsp *rsp)
 	nvmet_rdma_put_rsp(rsp);
 }
 
-static void nvmet_rdma_error_comp(struct nvmet_rdma_queue *queue)
-{
-	if (queue->nvme_sq.ctrl) {
-		nvmet_ctrl_fatal_error(queue->nvme_sq.ctrl);
-	} else {
-		/*
-		 * we didn't setup the controller yet in case
-		 * of admin connect error, just disconnect and
-		 * cleanup the queue
-		 */
-		nvmet_rdma_queue_disconnect(queue);
-	}
-}
-
 /*
  * ib_post_send() of @rsp's chain failed at @bad_wr. When WRs before it went
  * in -- RDMA READs into the command's data pages, RDMA WRITEs out of them,

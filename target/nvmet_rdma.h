@@ -191,6 +191,8 @@ struct nvmet_rdma_queue {
 	struct work_struct	release_work;
 	/* runs rsp_wait_list once established (nvmet_rdma_wq) */
 	struct work_struct	wait_list_work;
+	/* fails the queue after a QP_FATAL event (queue.c) */
+	struct work_struct	qp_error_work;
 	struct list_head	rsp_wait_list;
 	struct list_head	rsp_wr_wait_list;
 	spinlock_t		rsp_wr_wait_lock; /* protects rsp_wr_wait_list */
@@ -306,6 +308,7 @@ static inline void nvmet_rdma_put_rsp(struct nvmet_rdma_rsp *rsp)
 
 void __nvmet_rdma_queue_disconnect(struct nvmet_rdma_queue *queue);
 void nvmet_rdma_queue_disconnect(struct nvmet_rdma_queue *queue);
+void nvmet_rdma_error_comp(struct nvmet_rdma_queue *queue);
 int nvmet_rdma_cm_handler(struct rdma_cm_id *cm_id,
 			  struct rdma_cm_event *event);
 void nvmet_rdma_delete_ctrl(struct nvmet_ctrl *ctrl);

@@ -28,6 +28,7 @@ LIST_HEAD(nvmet_rdma_queue_list);
 DEFINE_MUTEX(nvmet_rdma_queue_mutex);
 
 static void nvmet_rdma_qp_event(struct ib_event *event, void *priv);
+static void nvmet_rdma_qp_error_work(struct work_struct *w);
 
 /**
  * nvmet_rdma_alloc_rsp() - set up a response context
@@ -283,7 +284,19 @@ static void nvmet_rdma_destroy_queue_ib(struct nvmet_rdma_queue *queue)
 
 static void nvmet_rdma_free_queue(struct nvmet_rdma_queue *queue)
 {
+	unsigned long flags;
+
 	pr_debug("freeing queue %d\n", queue->idx);
+
+	/*
+	 * No QP error work from now on (nvmet_rdma_queue_qp_error()), and
+	 * none running: it reads the sq's controller, which the sq's
+	 * destruction puts. A queue whose connect failed is still CONNECTING.
+	 */
+	spin_lock_irqsave(&queue->state_lock, flags);
+	queue->state = NVMET_RDMA_Q_DISCONNECTING;
+	spin_unlock_irqrestore(&queue->state_lock, flags);
+	cancel_work_sync(&queue->qp_error_work);
 
 	/* first: the commands it runs need the sq, the QP and the responses */
 	flush_work(&queue->wait_list_work);
@@ -412,6 +425,7 @@ nvmet_rdma_alloc_queue(struct nvmet_rdma_device *ndev,
 	 */
 	INIT_WORK(&queue->release_work, nvmet_rdma_release_queue_work);
 	INIT_WORK(&queue->wait_list_work, nvmet_rdma_wait_list_work);
+	INIT_WORK(&queue->qp_error_work, nvmet_rdma_qp_error_work);
 	queue->dev = ndev;
 	queue->cm_id = cm_id;
 	queue->port = port->nport;
@@ -490,6 +504,54 @@ out_reject:
 	return NULL;
 }
 
+/**
+ * nvmet_rdma_error_comp() - fail a queue: a fatal error of its controller,
+ *	or, before the controller exists (an admin Connect), its disconnect
+ * @queue: the queue
+ *
+ * Context: process context (it takes mutexes).
+ */
+void nvmet_rdma_error_comp(struct nvmet_rdma_queue *queue)
+{
+	if (queue->nvme_sq.ctrl) {
+		nvmet_ctrl_fatal_error(queue->nvme_sq.ctrl);
+	} else {
+		/*
+		 * we didn't setup the controller yet in case
+		 * of admin connect error, just disconnect and
+		 * cleanup the queue
+		 */
+		nvmet_rdma_queue_disconnect(queue);
+	}
+}
+
+/*
+ * A QP that a local error of the device moved to the error state (no CQE
+ * of its own says so) only flushes its WRs, and the completions take a
+ * flush for the echo of a teardown: without this the host would wait for
+ * its commands to time out. The event may come in atomic context (mlx5:
+ * its event queue's interrupt), so a work item fails the queue; it is
+ * queued only before the queue starts going away, and
+ * nvmet_rdma_free_queue() waits for it before anything it uses goes.
+ */
+static void nvmet_rdma_qp_error_work(struct work_struct *w)
+{
+	struct nvmet_rdma_queue *queue =
+		container_of(w, struct nvmet_rdma_queue, qp_error_work);
+
+	nvmet_rdma_error_comp(queue);
+}
+
+static void nvmet_rdma_queue_qp_error(struct nvmet_rdma_queue *queue)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&queue->state_lock, flags);
+	if (queue->state != NVMET_RDMA_Q_DISCONNECTING)
+		queue_work(nvmet_wq, &queue->qp_error_work);
+	spin_unlock_irqrestore(&queue->state_lock, flags);
+}
+
 static void nvmet_rdma_qp_event(struct ib_event *event, void *priv)
 {
 	struct nvmet_rdma_queue *queue = priv;
@@ -501,6 +563,13 @@ static void nvmet_rdma_qp_event(struct ib_event *event, void *priv)
 	case IB_EVENT_QP_LAST_WQE_REACHED:
 		pr_debug("received last WQE reached event for queue=0x%p\n",
 			 queue);
+		break;
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+		pr_err("queue %d: %s (%d): the queue pair is in error\n",
+		       queue->idx, ib_event_msg(event->event), event->event);
+		nvmet_rdma_queue_qp_error(queue);
 		break;
 	default:
 		pr_err("received IB QP event: %s (%d)\n",

@@ -5,17 +5,22 @@
 # are flushed (rig/rxe-hw, error_{write,read,send}_in: once each, under fio
 # load). An RDMA WRITE of read data and an RDMA READ of write data (the
 # target's), then a SEND (a host's command or a target's response,
-# whichever comes). Expected each time: the queue fails, the host reconnects
-# by itself, fio sees no error and verifies every block, no command waits
-# for its timeout; and nothing touches a released request or response
-# (KASAN), nothing leaks (kmemleak, and DMA-API debugging at rxe-hw's unload:
-# it passed on the debug kernel, December 2026, and runs on Debian's
-# kernels only, for CI's time).
+# whichever comes). Then a QP of the target's and one of the host's fail by
+# themselves (rxe-hw's qp_fatal: the QP to error, every WR flushed, none
+# with an error of its own, and IB_EVENT_QP_FATAL, as an RNIC's local
+# catastrophic error): the target, which takes flushes for a teardown's
+# echo, must act on the event. Expected each time: the queue fails, the
+# host reconnects by itself, fio sees no error and verifies every block, no
+# command waits for its timeout; and nothing touches a released request or
+# response (KASAN), nothing leaks (kmemleak, and DMA-API debugging at
+# rxe-hw's unload: the first three passed on the debug kernel, December
+# 2026; it runs on Debian's kernels only, for CI's time).
 # The stock target is left out: it drops the error completion of an
 # unsignalled RDMA WRITE (rdma_rw leaves its wr_cqe NULL) and ignores the
 # flushes behind it, so the host recovers only when its commands time out,
 # 30 s later (seen on 6.1; ours, before it gave those WRs its unsignalled
-# completion handler, did the same).
+# completion handler, did the same); it only logs QP_FATAL, as ours did
+# before it acted on it (the host's commands then timed out too).
 # rig: pairs=ours/ours,stock/ours kernels=stock rdma=rxe-hw timeout=360
 
 rig_setup_rdma
@@ -56,8 +61,49 @@ error_once() {
 error_once write "an RDMA WRITE ends in error"
 error_once read "an RDMA READ ends in error"
 error_once send "a SEND ends in error"
+
+# newest_qp COMM - the number of the newest QP that COMM (nvmet_rdma: the
+# target, nvme_rdma: the host) has on the device: its I/O queue's. The QPs
+# themselves are rdma_cm's; their CM IDs name the module.
+newest_qp() {
+	rdma resource show cm_id link $RIG_RDMA_DEV/1 |
+		awk -v comm="comm [$1] " 'index($0, comm) {
+			for (i = 1; i < NF; i++) if ($i == "lqpn") print $(i + 1) }' |
+		sort -n | tail -1
+}
+
+# qp_fatal COMM WHAT - under load, COMM's newest QP fails by itself
+qp_fatal() {
+	local comm=$1 what=$2 qpn before pid
+	before=$(reconnects)
+	rig_fio_load "$ns" 8 64k &
+	pid=$!
+	sleep 1
+	qpn=$(newest_qp "$comm")
+	[ -n "$qpn" ] || rdma resource show cm_id
+	rig_check "$what: $comm has a QP ($qpn)" test -n "$qpn"
+	rig_check "$what: rxe-hw failed it" \
+		sh -c "echo $RIG_RDMA_DEV $qpn > $D/qp_fatal"
+	# reconnect-delay=1: well before a command's 30 s timeout
+	rig_check "$what: the host reconnected" \
+		rig_wait 20 eval '[ $(reconnects) -gt $before ]'
+	rig_check "$what: the controller is live again" rig_wait 60 live
+	rig_check "$what: fio saw no error, data verified" rig_fio_done $pid
+}
+
+fatal_before=$(cat $D/qps_fatal)
+qp_fatal nvmet_rdma "the target's QP fails by itself"
+rig_check "the target said its queue pair is in error" sh -c \
+	"dmesg | grep -q 'nvmet_rdma: queue [0-9]*: QP fatal error (1): the queue pair is in error'"
+qp_fatal nvme_rdma "the host's QP fails by itself"
+if [ "$RIG_HOST" = ours ]; then
+	rig_check "the host said its queue pair is in error" sh -c \
+		"dmesg | grep -q 'nvme nvme[0-9]*: queue [0-9]*: QP fatal error (1): the queue pair is in error'"
+fi
+rig_check "rxe-hw failed 2 QPs" \
+	test $(( $(cat $D/qps_fatal) - fatal_before )) -eq 2
 rig_check "the host recovered (reconnected) each time" \
-	test $(( $(reconnects) - reconnects_before )) -ge 3
+	test $(( $(reconnects) - reconnects_before )) -ge 5
 rig_check "no command waited for its timeout" \
 	sh -c '! dmesg | grep -E "I/O [0-9]+ QID [0-9]+ timeout"'
 rig_check "verified I/O after the errors" rig_fio_verify "$ns" randrw 64k 8 1 4M
