@@ -5,8 +5,10 @@
 # device is rxe-hw, whose DMA device is a PCI function behind QEMU's
 # intel-iommu: it translates each DMA address at the time of the transfer
 # and fails the work request on one the IOMMU does not map, as an IOMMU
-# fault ends the I/O on a server (rig/rxe-hw/rxe_hw.c). Its self-test first
-# shows that an address faults once unmapped. Expected: every byte verified
+# fault ends the I/O on a server (rig/rxe-hw/rxe_hw.c), and on one mapped
+# for the device to read when it writes (VT-d's access bits). Its self-test
+# first shows that an address faults once unmapped, and a write to a
+# to-device mapping. Expected: every byte verified
 # from 512 B to 1 MiB, in the capsule and over RDMA READ/WRITE (the host's
 # FRWR page lists, the target's premapped pages and its mapping of pages
 # that miss its cache), with no DMA fault. Our host and our target each
@@ -17,19 +19,32 @@
 # rig: pairs=ours/ours,stock/ours kernels=stock rdma=rxe-hw timeout=300
 
 faults=/sys/kernel/debug/rxe_hw/dma_faults
+direction_faults=/sys/kernel/debug/rxe_hw/dma_direction_faults
 pages=/sys/kernel/debug/rxe_hw/dma_pages_translated
 rig_setup_rdma
 pci=$(ls -d /sys/bus/pci/drivers/rxe_hw_dma/0000:* | head -1)
 rig_must "the IOMMU translates rxe-hw's DMA, strict (group type DMA)" \
 	test "$(cat "$pci/iommu_group/type" 2> /dev/null)" = DMA
-before=$(cat $faults)
+before=$(cat $faults) direction_before=$(cat $direction_faults)
 selftest=$(cat /sys/kernel/debug/rxe_hw/dma_selftest)
 rig_log "rxe-hw self-test: $(echo $selftest)"
 rig_check "rxe-hw self-test: a mapped address translates" \
 	sh -c "echo '$selftest' | grep -qx 'mapped: translates'"
-rig_check "rxe-hw self-test: an unmapped address faults, counted" \
+# VT-d checks an entry's access bits: a page mapped DMA_TO_DEVICE is
+# read-only for the device. Linux sets the read bit of every entry it maps
+# (intel-iommu: the first-stage "present" bit is the second stage's R), so
+# a DMA_FROM_DEVICE page is readable too, as on a server with VT-d.
+for use in "to-device, device reads: translates" \
+	"to-device, device writes: faults" \
+	"from-device, device writes: translates" \
+	"from-device, device reads: translates"; do
+	rig_check "rxe-hw self-test: mapped $use" \
+		sh -c "echo '$selftest' | grep -qx '$use'"
+done
+rig_check "rxe-hw self-test: an unmapped address and a write to a to-device page fault, counted" \
 	sh -c "echo '$selftest' | grep -qx 'unmapped: faults' &&
-		test \$(( \$(cat $faults) - $before )) -eq 1"
+		test \$(( \$(cat $faults) - $before )) -eq 2 &&
+		test \$(( \$(cat $direction_faults) - $direction_before )) -eq 1"
 
 rig_load_target
 rig_load_host

@@ -12,7 +12,10 @@
 # real fabric; the requests end and their tags are reused while the send
 # queue still holds their WRs (issue 18 item 1: a host that did not count
 # its send queue by hardware rules overran it there, posted a memory
-# registration without its command, and reset the controller).
+# registration without its command, and reset the controller). Then at 32
+# again with every kernel CQ's completion event held 200 us (rxe-hw's
+# cq_event_delay_us, an RNIC's interrupt moderation): completions arrive in
+# batches, late, from a hard interrupt.
 # Expected: every byte verified, and no post that fails for a full send
 # queue on either side: such a failure becomes an I/O error or a controller
 # reset on a server. Our target against the stock host is left out for
@@ -53,6 +56,13 @@ queue_full_run 32 "SEND CQEs held for 64 replies"
 echo 1 > $hold/hold_replies && echo 20 > $hold/hold_ms
 rig_log "rxe-hw held $(( $(cat $held) - held_before )) SEND CQEs for their reply"
 rig_check "rxe-hw held SEND CQEs back for their replies" test "$(cat $held)" -gt "$held_before"
+delayed=/sys/kernel/debug/rxe_hw/cq_events_delayed
+delayed_before=$(cat $delayed)
+echo 200 > $hold/cq_event_delay_us
+queue_full_run 32 "CQ events held 200 us"
+echo 0 > $hold/cq_event_delay_us
+rig_log "rxe-hw held $(( $(cat $delayed) - delayed_before )) CQ events"
+rig_check "rxe-hw held CQ events back" test "$(cat $delayed)" -gt "$delayed_before"
 
 rig_check "the host never lost a post to a full send queue" \
 	sh -c '! dmesg | grep -E "posting a command failed|memory registration posted without its command|nvme_rdma_post_send failed"'

@@ -42,6 +42,8 @@ if [ ! -e "$out/rdma_rxe_hw.ko" ]; then
 	mkdir -p "$out"
 	cp "$ksrc"/drivers/infiniband/sw/rxe/* "$out/"
 	cp "$here/rxe_hw.c" "$here/rxe_hw.h" "$here/rxe_hw_test.c" "$out/"
+	# VT-d's page table layout: rxe-hw checks an entry's access bits
+	cp "$ksrc/drivers/iommu/intel/iommu.h" "$out/intel_iommu.h"
 	patch -s -p1 -d "$out" < "$patch" ||
 		die "rxe-hw: $patch does not apply to $ksrc"
 	printf 'ifdef CONFIG_KUNIT\nobj-m += rxe_hw_test.o\nendif\n' >> "$out/Makefile"

@@ -29,6 +29,12 @@
  * hold_ms has passed; the send CQEs after it wait behind it, so the send
  * queue's CQEs stay in order.
  *
+ * Completion events. rxe tells a CQ's consumer of a completion at once. An
+ * RNIC moderates its interrupts (mlx5: cq_period, adapted by DIM): CQEs
+ * wait in the CQ for the event. cq_event_delay_us=N holds a kernel CQ's
+ * event N microseconds (the CQEs posted meanwhile ride on it), then raises
+ * it from the timer's hard interrupt, as an RNIC's comes from its own.
+ *
  * Posts that fail half-way. An RNIC's post_send takes WRs in order and
  * stops at the first it cannot take (a full queue, a bad WR, a device in
  * error): those before it are on the queue. rxe's never fails half-way on
@@ -62,7 +68,12 @@
  * translated at the time of the transfer, page by page, through that
  * device's IOMMU domain; an address it does not map fails the WR (a local
  * protection or remote access error), as an IOMMU fault ends the I/O on a
- * server. Without an IOMMU, a DMA address is the physical address.
+ * server. Behind QEMU's intel-iommu the page table entry's access bits are
+ * checked too, as VT-d does: a page mapped DMA_TO_DEVICE is read-only for
+ * the device, and its writing there faults (dma_direction_faults). (Linux
+ * sets every entry's read bit -- the first stage's "present" -- so a
+ * DMA_FROM_DEVICE page is readable as well, here as on a server.) Without
+ * an IOMMU, a DMA address is the physical address.
  * Inline data is copied from kernel virtual addresses, as verbs say.
  */
 
@@ -77,6 +88,10 @@
 #include "rxe_loc.h"
 #include "rxe_queue.h"
 #include "rxe_hw.h"
+#if IS_ENABLED(CONFIG_INTEL_IOMMU)
+/* the kernel source's drivers/iommu/intel/iommu.h (build.sh copies it) */
+#include "intel_iommu.h"
+#endif
 
 static bool sq_rule = true;
 module_param(sq_rule, bool, 0644);
@@ -122,6 +137,11 @@ module_param_named(fail_send_chain_every,
 		   fail_chain_every[RXE_HW_SEND_CHAIN], uint, 0644);
 MODULE_PARM_DESC(fail_send_chain_every,
 		 "Fail every Nth chain of WRs starting with a REG_MR or SEND at its last WR (default 0: never)");
+
+static unsigned int cq_event_delay_us;
+module_param(cq_event_delay_us, uint, 0644);
+MODULE_PARM_DESC(cq_event_delay_us,
+		 "Hold a kernel CQ's completion event this many microseconds, as an RNIC's interrupt moderation does (default 0: at once)");
 
 static bool real_dma = true;
 module_param(real_dma, bool, 0444);
@@ -182,10 +202,12 @@ MODULE_PARM_DESC(error_send_in,
 static struct dentry *rxe_hw_debugfs;
 static atomic_t sq_full_refusals;
 static atomic_t send_cqes_held;
+static atomic_t cq_events_delayed;
 static atomic_t chains_seen[RXE_HW_CHAIN_KINDS];
 static atomic_t chains_failed[RXE_HW_CHAIN_KINDS];
 static atomic64_t dma_pages_translated;
 static atomic_t dma_faults;
+static atomic_t dma_direction_faults;
 static atomic_t qps_fatal;
 /* the PCI function whose DMA API and IOMMU domain rxe-hw devices use */
 static struct pci_dev *rxe_hw_pdev;
@@ -506,6 +528,55 @@ void rxe_hw_qp_cleanup(struct rxe_qp *qp)
 	qp->hw = NULL;
 }
 
+static enum hrtimer_restart rxe_hw_cq_event_fire(struct hrtimer *timer)
+{
+	struct rxe_cq *cq = container_of(timer, struct rxe_cq, hw_event_timer);
+
+	cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * rxe_hw_cq_init() - a CQ is created: its event timer, before anything
+ *	that can fail (its cleanup cancels the timer)
+ * @cq: the CQ
+ */
+void rxe_hw_cq_init(struct rxe_cq *cq)
+{
+	hrtimer_init(&cq->hw_event_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	cq->hw_event_timer.function = rxe_hw_cq_event_fire;
+}
+
+/**
+ * rxe_hw_cq_event_deferred() - hold a CQ's completion event back?
+ * @cq: the CQ, whose consumer asked for the event a CQE just earned
+ *
+ * Return: true if the event comes cq_event_delay_us later from a timer
+ * (already running: the CQE rides on its event), false to raise it now.
+ */
+bool rxe_hw_cq_event_deferred(struct rxe_cq *cq)
+{
+	unsigned int us = READ_ONCE(cq_event_delay_us);
+
+	if (cq->is_user || !us)
+		return false;
+	if (!hrtimer_is_queued(&cq->hw_event_timer))
+		hrtimer_start(&cq->hw_event_timer,
+			      ns_to_ktime((u64)us * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL);
+	atomic_inc(&cq_events_delayed);
+	return true;
+}
+
+/**
+ * rxe_hw_cq_cleanup() - a CQ goes: no event of it may come later
+ * @cq: the CQ
+ */
+void rxe_hw_cq_cleanup(struct rxe_cq *cq)
+{
+	hrtimer_cancel(&cq->hw_event_timer);
+}
+
 /**
  * rxe_hw_dma_device() - the DMA device for a new rxe-hw device
  *
@@ -517,8 +588,59 @@ struct device *rxe_hw_dma_device(void)
 	return rxe_hw_pdev ? &rxe_hw_pdev->dev : NULL;
 }
 
+#if IS_ENABLED(CONFIG_INTEL_IOMMU)
+/*
+ * What @dma's leaf entry in @domain's VT-d page table lets the device do
+ * (RXE_HW_DEV_READS, _WRITES, from DMA_PTE_READ, _WRITE), as the IOMMU
+ * checks it on every DMA; -1 if @dev is not behind VT-d. QEMU's intel-iommu as the rig runs it (no
+ * scalable mode) has second-stage tables only, which this walks.
+ */
+static int rxe_hw_vtd_access(struct device *dev, struct iommu_domain *domain,
+			     u64 dma)
+{
+	struct dmar_domain *dmar = to_dmar_domain(domain);
+	struct dma_pte *table = dmar->pgd, *pte;
+	int level;
+	u64 val;
+
+	if (!dev->iommu || !dev->iommu->iommu_dev ||
+	    strncmp(dev_name(dev->iommu->iommu_dev->dev), "dmar", 4))
+		return -1;
+	for (level = dmar->agaw + 2; level > 0; level--) {
+		pte = &table[(dma >> (VTD_PAGE_SHIFT + (level - 1) * 9)) & 0x1ff];
+		if (!dma_pte_present(pte))
+			return 0;
+		if (level == 1 || dma_pte_superpage(pte)) {
+			val = READ_ONCE(pte->val);
+			return (val & DMA_PTE_READ ? RXE_HW_DEV_READS : 0) |
+			       (val & DMA_PTE_WRITE ? RXE_HW_DEV_WRITES : 0);
+		}
+		table = phys_to_virt(dma_pte_addr(pte));
+	}
+	return 0;
+}
+#else
+static int rxe_hw_vtd_access(struct device *dev, struct iommu_domain *domain,
+			     u64 dma)
+{
+	return -1;
+}
+#endif
+
+/* does @domain let the device do @access at @dma (mapped there)? */
+static bool rxe_hw_iommu_allows(struct device *dev,
+				struct iommu_domain *domain, u64 dma,
+				unsigned int access)
+{
+	int bits = rxe_hw_vtd_access(dev, domain, dma);
+
+	/* not VT-d: the mapping alone is checked */
+	return bits < 0 || !(access & ~bits);
+}
+
 /* the page @dma stands for now, through @dev's IOMMU domain if any */
-static struct page *rxe_hw_translate(struct device *dev, u64 dma)
+static struct page *rxe_hw_translate(struct device *dev, u64 dma,
+				     unsigned int access)
 {
 	struct iommu_domain *domain = iommu_get_domain_for_dev(dev);
 	phys_addr_t phys = dma;
@@ -532,6 +654,16 @@ static struct page *rxe_hw_translate(struct device *dev, u64 dma)
 				   dev_name(dev), dma);
 		return NULL;
 	}
+	if (domain && (domain->type & __IOMMU_DOMAIN_PAGING) &&
+	    !rxe_hw_iommu_allows(dev, domain, dma, access)) {
+		atomic_inc(&dma_faults);
+		atomic_inc(&dma_direction_faults);
+		pr_err_ratelimited("rxe-hw: %s: the device %s DMA address %#llx, mapped for the other direction only (an IOMMU fault on hardware): the WR fails\n",
+				   dev_name(dev),
+				   access & RXE_HW_DEV_WRITES ? "writes" : "reads",
+				   dma);
+		return NULL;
+	}
 	return pfn_to_page(PHYS_PFN(phys));
 }
 
@@ -539,17 +671,20 @@ static struct page *rxe_hw_translate(struct device *dev, u64 dma)
  * rxe_hw_dma_to_page() - the page a consumer's DMA address stands for now
  * @rxe: the device
  * @dma: the address, as the consumer's ib_dma_map_*() returned it
+ * @access: RXE_HW_DEV_READS, RXE_HW_DEV_WRITES or both: what the device is
+ *	about to do to the memory
  *
- * Return: the page holding @dma, or NULL if the IOMMU does not map it now
- * (counted in debugfs and logged).
+ * Return: the page holding @dma, or NULL if the IOMMU does not map it now,
+ * or not for @access (counted in debugfs and logged).
  */
-struct page *rxe_hw_dma_to_page(struct rxe_dev *rxe, u64 dma)
+struct page *rxe_hw_dma_to_page(struct rxe_dev *rxe, u64 dma,
+				unsigned int access)
 {
 	struct device *dev = rxe->ib_dev.dma_device;
 
 	if (!dev)
 		return virt_to_page((void *)(uintptr_t)dma);
-	return rxe_hw_translate(dev, dma);
+	return rxe_hw_translate(dev, dma, access);
 }
 
 /**
@@ -570,7 +705,9 @@ int rxe_hw_dma_copy(struct rxe_dev *rxe, u64 dma, void *addr,
 		unsigned int offset = offset_in_page(dma);
 		unsigned int bytes = min_t(unsigned int, length,
 					   PAGE_SIZE - offset);
-		struct page *page = rxe_hw_dma_to_page(rxe, dma);
+		struct page *page = rxe_hw_dma_to_page(rxe, dma, to_dma ?
+						       RXE_HW_DEV_WRITES :
+						       RXE_HW_DEV_READS);
 		u8 *va;
 
 		if (!page)
@@ -592,10 +729,27 @@ int rxe_hw_dma_copy(struct rxe_dev *rxe, u64 dma, void *addr,
  * debugfs rxe_hw/dma_selftest: map a page for the DMA device, see that its
  * DMA address translates to it, unmap it, and see whether it still does:
  * "faults" behind a translating IOMMU (as every WR's data must), "translates"
- * without one.
+ * without one. Then a page mapped for one direction, used both ways: behind
+ * VT-d a write to a to-device page "faults".
  */
+static const char *rxe_hw_selftest_use(struct device *dev, struct page *page,
+				       enum dma_data_direction dir,
+				       unsigned int access)
+{
+	dma_addr_t dma = dma_map_page(dev, page, 0, PAGE_SIZE, dir);
+	struct page *seen;
+
+	if (dma_mapping_error(dev, dma))
+		return "cannot map";
+	seen = rxe_hw_translate(dev, dma + 8, access);
+	dma_unmap_page(dev, dma, PAGE_SIZE, dir);
+	return seen == page ? "translates" :
+		seen ? "translates to another page" : "faults";
+}
+
 static int rxe_hw_dma_selftest_show(struct seq_file *m, void *unused)
 {
+	const unsigned int rw = RXE_HW_DEV_READS | RXE_HW_DEV_WRITES;
 	struct device *dev = rxe_hw_dma_device();
 	struct page *page, *seen;
 	dma_addr_t dma;
@@ -612,12 +766,24 @@ static int rxe_hw_dma_selftest_show(struct seq_file *m, void *unused)
 		__free_page(page);
 		return -ENOMEM;
 	}
-	seen = rxe_hw_translate(dev, dma + 8);
+	seen = rxe_hw_translate(dev, dma + 8, rw);
 	seq_printf(m, "mapped: %s\n", seen == page ? "translates" :
 		   seen ? "translates to another page" : "faults");
 	dma_unmap_page(dev, dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
-	seen = rxe_hw_translate(dev, dma + 8);
+	seen = rxe_hw_translate(dev, dma + 8, rw);
 	seq_printf(m, "unmapped: %s\n", seen ? "translates" : "faults");
+	seq_printf(m, "to-device, device reads: %s\n",
+		   rxe_hw_selftest_use(dev, page, DMA_TO_DEVICE,
+				       RXE_HW_DEV_READS));
+	seq_printf(m, "to-device, device writes: %s\n",
+		   rxe_hw_selftest_use(dev, page, DMA_TO_DEVICE,
+				       RXE_HW_DEV_WRITES));
+	seq_printf(m, "from-device, device writes: %s\n",
+		   rxe_hw_selftest_use(dev, page, DMA_FROM_DEVICE,
+				       RXE_HW_DEV_WRITES));
+	seq_printf(m, "from-device, device reads: %s\n",
+		   rxe_hw_selftest_use(dev, page, DMA_FROM_DEVICE,
+				       RXE_HW_DEV_READS));
 	__free_page(page);
 	return 0;
 }
@@ -737,6 +903,8 @@ int rxe_hw_init(void)
 				&sq_full_refusals);
 	debugfs_create_atomic_t("send_cqes_held", 0444, rxe_hw_debugfs,
 				&send_cqes_held);
+	debugfs_create_atomic_t("cq_events_delayed", 0444, rxe_hw_debugfs,
+				&cq_events_delayed);
 	debugfs_create_atomic_t("write_chains_failed", 0444, rxe_hw_debugfs,
 				&chains_failed[RXE_HW_WRITE_CHAIN]);
 	debugfs_create_atomic_t("read_chains_failed", 0444, rxe_hw_debugfs,
@@ -748,6 +916,8 @@ int rxe_hw_init(void)
 					rxe_hw_debugfs, &wrs_errored[kind]);
 	debugfs_create_atomic_t("dma_faults", 0444, rxe_hw_debugfs,
 				&dma_faults);
+	debugfs_create_atomic_t("dma_direction_faults", 0444, rxe_hw_debugfs,
+				&dma_direction_faults);
 	debugfs_create_file("dma_pages_translated", 0444, rxe_hw_debugfs,
 			    &dma_pages_translated, &rxe_hw_atomic64_fops);
 	debugfs_create_file("dma_selftest", 0444, rxe_hw_debugfs, NULL,

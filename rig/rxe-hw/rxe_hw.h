@@ -18,6 +18,9 @@ struct device;
 struct page;
 
 void rxe_hw_qp_init(struct rxe_qp *qp, u32 max_send_wr);
+void rxe_hw_cq_init(struct rxe_cq *cq);
+bool rxe_hw_cq_event_deferred(struct rxe_cq *cq);
+void rxe_hw_cq_cleanup(struct rxe_cq *cq);
 bool rxe_hw_sq_full(struct rxe_qp *qp);
 int rxe_hw_chain_fault(struct rxe_qp *qp, const struct ib_send_wr *first,
 		       const struct ib_send_wr *wr);
@@ -31,7 +34,11 @@ void rxe_hw_polled(struct ib_wc *wc);
 void rxe_hw_qp_reset(struct rxe_qp *qp);
 void rxe_hw_qp_cleanup(struct rxe_qp *qp);
 struct device *rxe_hw_dma_device(void);
-struct page *rxe_hw_dma_to_page(struct rxe_dev *rxe, u64 dma);
+/* what the device does to the memory at a DMA address */
+#define RXE_HW_DEV_READS	BIT(0)
+#define RXE_HW_DEV_WRITES	BIT(1)
+struct page *rxe_hw_dma_to_page(struct rxe_dev *rxe, u64 dma,
+				unsigned int access);
 int rxe_hw_dma_copy(struct rxe_dev *rxe, u64 dma, void *addr,
 		    unsigned int length, bool to_dma);
 int rxe_hw_init(void);
