@@ -749,10 +749,23 @@ static const char *rxe_hw_selftest_use(struct device *dev, struct page *page,
 
 static int rxe_hw_dma_selftest_show(struct seq_file *m, void *unused)
 {
+	static const struct {
+		const char *what;
+		enum dma_data_direction dir;
+		unsigned int access;
+	} uses[] = {
+		{ "to-device, device reads", DMA_TO_DEVICE, RXE_HW_DEV_READS },
+		{ "to-device, device writes", DMA_TO_DEVICE, RXE_HW_DEV_WRITES },
+		{ "from-device, device writes", DMA_FROM_DEVICE,
+		  RXE_HW_DEV_WRITES },
+		{ "from-device, device reads", DMA_FROM_DEVICE,
+		  RXE_HW_DEV_READS },
+	};
 	const unsigned int rw = RXE_HW_DEV_READS | RXE_HW_DEV_WRITES;
 	struct device *dev = rxe_hw_dma_device();
 	struct page *page, *seen;
 	dma_addr_t dma;
+	size_t i;
 
 	if (!dev) {
 		seq_puts(m, "no DMA device\n");
@@ -772,18 +785,10 @@ static int rxe_hw_dma_selftest_show(struct seq_file *m, void *unused)
 	dma_unmap_page(dev, dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
 	seen = rxe_hw_translate(dev, dma + 8, rw);
 	seq_printf(m, "unmapped: %s\n", seen ? "translates" : "faults");
-	seq_printf(m, "to-device, device reads: %s\n",
-		   rxe_hw_selftest_use(dev, page, DMA_TO_DEVICE,
-				       RXE_HW_DEV_READS));
-	seq_printf(m, "to-device, device writes: %s\n",
-		   rxe_hw_selftest_use(dev, page, DMA_TO_DEVICE,
-				       RXE_HW_DEV_WRITES));
-	seq_printf(m, "from-device, device writes: %s\n",
-		   rxe_hw_selftest_use(dev, page, DMA_FROM_DEVICE,
-				       RXE_HW_DEV_WRITES));
-	seq_printf(m, "from-device, device reads: %s\n",
-		   rxe_hw_selftest_use(dev, page, DMA_FROM_DEVICE,
-				       RXE_HW_DEV_READS));
+	for (i = 0; i < ARRAY_SIZE(uses); i++)
+		seq_printf(m, "%s: %s\n", uses[i].what,
+			   rxe_hw_selftest_use(dev, page, uses[i].dir,
+					       uses[i].access));
 	__free_page(page);
 	return 0;
 }
