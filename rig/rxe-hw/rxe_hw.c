@@ -211,6 +211,8 @@ static atomic_t dma_direction_faults;
 static atomic_t qps_fatal;
 /* the PCI function whose DMA API and IOMMU domain rxe-hw devices use */
 static struct pci_dev *rxe_hw_pdev;
+/* its IOMMU is VT-d, whose page tables rxe_hw_vtd_access() walks */
+static bool rxe_hw_behind_vtd;
 static bool rxe_hw_pci_registered;
 
 static int rxe_hw_atomic64_get(void *data, u64 *val)
@@ -589,23 +591,26 @@ struct device *rxe_hw_dma_device(void)
 }
 
 #if IS_ENABLED(CONFIG_INTEL_IOMMU)
+/* is @dev behind VT-d (its IOMMU one of intel-iommu's dmarN units)? */
+static bool rxe_hw_is_vtd(struct device *dev)
+{
+	return dev->iommu && dev->iommu->iommu_dev &&
+	       !strncmp(dev_name(dev->iommu->iommu_dev->dev), "dmar", 4);
+}
+
 /*
  * What @dma's leaf entry in @domain's VT-d page table lets the device do
  * (RXE_HW_DEV_READS, _WRITES, from DMA_PTE_READ, _WRITE), as the IOMMU
- * checks it on every DMA; -1 if @dev is not behind VT-d. QEMU's intel-iommu as the rig runs it (no
+ * checks it on every DMA. QEMU's intel-iommu as the rig runs it (no
  * scalable mode) has second-stage tables only, which this walks.
  */
-static int rxe_hw_vtd_access(struct device *dev, struct iommu_domain *domain,
-			     u64 dma)
+static unsigned int rxe_hw_vtd_access(struct iommu_domain *domain, u64 dma)
 {
 	struct dmar_domain *dmar = to_dmar_domain(domain);
 	struct dma_pte *table = dmar->pgd, *pte;
 	int level;
 	u64 val;
 
-	if (!dev->iommu || !dev->iommu->iommu_dev ||
-	    strncmp(dev_name(dev->iommu->iommu_dev->dev), "dmar", 4))
-		return -1;
 	for (level = dmar->agaw + 2; level > 0; level--) {
 		pte = &table[(dma >> (VTD_PAGE_SHIFT + (level - 1) * 9)) & 0x1ff];
 		if (!dma_pte_present(pte))
@@ -620,33 +625,27 @@ static int rxe_hw_vtd_access(struct device *dev, struct iommu_domain *domain,
 	return 0;
 }
 #else
-static int rxe_hw_vtd_access(struct device *dev, struct iommu_domain *domain,
-			     u64 dma)
+static bool rxe_hw_is_vtd(struct device *dev)
 {
-	return -1;
+	return false;
+}
+
+static unsigned int rxe_hw_vtd_access(struct iommu_domain *domain, u64 dma)
+{
+	return 0;
 }
 #endif
-
-/* does @domain let the device do @access at @dma (mapped there)? */
-static bool rxe_hw_iommu_allows(struct device *dev,
-				struct iommu_domain *domain, u64 dma,
-				unsigned int access)
-{
-	int bits = rxe_hw_vtd_access(dev, domain, dma);
-
-	/* not VT-d: the mapping alone is checked */
-	return bits < 0 || !(access & ~bits);
-}
 
 /* the page @dma stands for now, through @dev's IOMMU domain if any */
 static struct page *rxe_hw_translate(struct device *dev, u64 dma,
 				     unsigned int access)
 {
 	struct iommu_domain *domain = iommu_get_domain_for_dev(dev);
+	bool paging = domain && (domain->type & __IOMMU_DOMAIN_PAGING);
 	phys_addr_t phys = dma;
 
 	atomic64_inc(&dma_pages_translated);
-	if (domain && (domain->type & __IOMMU_DOMAIN_PAGING))
+	if (paging)
 		phys = iommu_iova_to_phys(domain, dma);
 	if (!phys || !pfn_valid(PHYS_PFN(phys))) {
 		atomic_inc(&dma_faults);
@@ -654,8 +653,9 @@ static struct page *rxe_hw_translate(struct device *dev, u64 dma,
 				   dev_name(dev), dma);
 		return NULL;
 	}
-	if (domain && (domain->type & __IOMMU_DOMAIN_PAGING) &&
-	    !rxe_hw_iommu_allows(dev, domain, dma, access)) {
+	/* without VT-d, the mapping alone is checked */
+	if (paging && rxe_hw_behind_vtd &&
+	    (access & ~rxe_hw_vtd_access(domain, dma))) {
 		atomic_inc(&dma_faults);
 		atomic_inc(&dma_direction_faults);
 		pr_err_ratelimited("rxe-hw: %s: the device %s DMA address %#llx, mapped for the other direction only (an IOMMU fault on hardware): the WR fails\n",
@@ -732,6 +732,12 @@ int rxe_hw_dma_copy(struct rxe_dev *rxe, u64 dma, void *addr,
  * without one. Then a page mapped for one direction, used both ways: behind
  * VT-d a write to a to-device page "faults".
  */
+static const char *rxe_hw_selftest_seen(struct page *page, struct page *seen)
+{
+	return seen == page ? "translates" :
+		seen ? "translates to another page" : "faults";
+}
+
 static const char *rxe_hw_selftest_use(struct device *dev, struct page *page,
 				       enum dma_data_direction dir,
 				       unsigned int access)
@@ -743,8 +749,7 @@ static const char *rxe_hw_selftest_use(struct device *dev, struct page *page,
 		return "cannot map";
 	seen = rxe_hw_translate(dev, dma + 8, access);
 	dma_unmap_page(dev, dma, PAGE_SIZE, dir);
-	return seen == page ? "translates" :
-		seen ? "translates to another page" : "faults";
+	return rxe_hw_selftest_seen(page, seen);
 }
 
 static int rxe_hw_dma_selftest_show(struct seq_file *m, void *unused)
@@ -780,8 +785,7 @@ static int rxe_hw_dma_selftest_show(struct seq_file *m, void *unused)
 		return -ENOMEM;
 	}
 	seen = rxe_hw_translate(dev, dma + 8, rw);
-	seq_printf(m, "mapped: %s\n", seen == page ? "translates" :
-		   seen ? "translates to another page" : "faults");
+	seq_printf(m, "mapped: %s\n", rxe_hw_selftest_seen(page, seen));
 	dma_unmap_page(dev, dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
 	seen = rxe_hw_translate(dev, dma + 8, rw);
 	seq_printf(m, "unmapped: %s\n", seen ? "translates" : "faults");
@@ -866,6 +870,7 @@ static int rxe_hw_pci_probe(struct pci_dev *pdev,
 	/* as mlx5 does: RDMA SGEs and MR pages may be large */
 	dma_set_max_seg_size(&pdev->dev, SZ_2G);
 	rxe_hw_pdev = pdev;
+	rxe_hw_behind_vtd = rxe_hw_is_vtd(&pdev->dev);
 	domain = iommu_get_domain_for_dev(&pdev->dev);
 	dev_info(&pdev->dev, "rxe-hw: the DMA device of rxe-hw devices, %s\n",
 		 !domain ? "no IOMMU" :
