@@ -7,8 +7,9 @@ Usage: bench-report.py RESULTS.txt OUTDIR KVER [PREVIOUS.csv]
 Writes OUTDIR/bench.md, OUTDIR/bench.csv and OUTDIR/bench.png. Latency
 cases report fio's mean completion latency at QD1, IOPS cases the IOPS at
 QD32 from fio's bandwidth (KiB/s) over the block size: fio's own IOPS figure
-is rounded to a whole I/O per second, 0.8 % of a 1 MiB case; under icount one "µs" is a thousand guest instructions. Ratios are
-against stock/stock from the same run. With PREVIOUS.csv (an earlier run's
+is rounded to a whole I/O per second, 0.8 % of a 1 MiB case. Under icount
+one "µs" is a thousand guest instructions. Ratios are against stock/stock
+from the same run. With PREVIOUS.csv (an earlier run's
 CSV) it also prints the largest difference between the two runs.
 """
 import csv
