@@ -330,6 +330,23 @@ mr_put:
 	return ret;
 }
 
+/*
+ * A request of one physical segment is one bio_vec (req_bvec(), which also
+ * gives a discard's range buffer): the table's inline first entry is set
+ * from it directly, as sg_alloc_table_chained() and blk_rq_map_sg() would
+ * set it, without walking the bios (nvme-pci does the same with its
+ * single-segment requests). sg_free_table_chained() has nothing to free.
+ */
+static void nvme_rdma_sg_one_segment(struct request *rq, struct sg_table *t)
+{
+	struct bio_vec bv = req_bvec(rq);
+
+	t->nents = 1;
+	t->orig_nents = 1;
+	sg_init_table(t->sgl, 1);
+	sg_set_page(t->sgl, bv.bv_page, bv.bv_len, bv.bv_offset);
+}
+
 static int nvme_rdma_dma_map_req(struct ib_device *ibdev, struct request *rq,
 				 int *count, int *pi_count)
 {
@@ -337,15 +354,19 @@ static int nvme_rdma_dma_map_req(struct ib_device *ibdev, struct request *rq,
 	int ret;
 
 	req->data_sgl.sg_table.sgl = (struct scatterlist *)(req + 1);
-	ret = sg_alloc_table_chained(&req->data_sgl.sg_table,
-				     blk_rq_nr_phys_segments(rq),
-				     req->data_sgl.sg_table.sgl,
-				     NVME_INLINE_SG_CNT);
-	if (ret)
-		return -ENOMEM;
-
-	req->data_sgl.nents = blk_rq_map_sg(rq->q, rq,
-					    req->data_sgl.sg_table.sgl);
+	if (blk_rq_nr_phys_segments(rq) == 1) {
+		nvme_rdma_sg_one_segment(rq, &req->data_sgl.sg_table);
+		req->data_sgl.nents = 1;
+	} else {
+		ret = sg_alloc_table_chained(&req->data_sgl.sg_table,
+					     blk_rq_nr_phys_segments(rq),
+					     req->data_sgl.sg_table.sgl,
+					     NVME_INLINE_SG_CNT);
+		if (ret)
+			return -ENOMEM;
+		req->data_sgl.nents = blk_rq_map_sg(rq->q, rq,
+						    req->data_sgl.sg_table.sgl);
+	}
 
 	*count = ib_dma_map_sg(ibdev, req->data_sgl.sg_table.sgl,
 			       req->data_sgl.nents, rq_dma_dir(rq));
