@@ -11,7 +11,7 @@ BEGIN {
 		"suspicious RCU usage|INFO: task .* blocked for more than|" \
 		"detected stalls? on CPU|self-detected stall|" \
 		"unreferenced object|suspected memory leak|" \
-		"list_add corruption|list_del corruption|RIG-TIMEOUT|" \
+		"list_add corruption|list_del corruption|RIG-TIMEOUT|RIG-KMSG-LOST|" \
 		"DMA-API: debugging out of memory"
 	MAXLEN = 400
 }

@@ -25,13 +25,11 @@
 # before it acted on it (the host's commands then timed out too).
 # rig: pairs=ours/ours,stock/ours kernels=stock rdma=rxe-hw timeout=360
 
-# The kernel log as it comes, kept whole: a flood of warnings (the stock
-# host's on the debug kernel: 114 stack traces) outgrew the ring buffer
-# (256 KiB), and lines counted or looked for were gone from dmesg by the
-# time they were checked.
-cat /dev/kmsg > /tmp/kmsg &
-kmsg_pid=$!
-klog() { cut -d';' -f2- /tmp/kmsg; }
+# The scenario's kernel log: whole, even after a flood of warnings (the
+# stock host's on the debug kernel: 114 stack traces, which outgrew the
+# default 256 KiB ring buffer): tests/run boots guests with 16 MiB, and a
+# log that wrapped all the same fails the scenario at its dump.
+klog() { dmesg; }
 klog_has() { klog | grep -qE "$1"; }
 
 rig_setup_rdma
@@ -120,5 +118,3 @@ rig_check "no command waited for its timeout" \
 rig_check "verified I/O after the errors" rig_fio_verify "$ns" randrw 64k 8 1 4M
 rig_check "disconnect" rig_disconnect
 rig_check "unexport" rig_unexport
-rig_log "kernel log: $(grep -c . /tmp/kmsg) lines kept; dmesg starts at $(dmesg | head -1 | cut -c1-16)"
-kill $kmsg_pid

@@ -85,12 +85,16 @@ rig_lockdep() {
 # rig_dump_log - what the host side judges besides the result: whether
 # lockdep still watched, and the kernel log since the last dump (which it
 # clears, so each scenario of a boot is judged by its own messages), with
-# the leaks kmemleak found since the last dump (it then forgets them).
+# the leaks kmemleak found since the last dump (it then forgets them). If
+# the ring buffer wrapped since the last dump (tests/run boots guests with
+# a 16 MiB one), part of that log is gone: kmsg-lost says so in a
+# RIG-KMSG-LOST line, which fails the scenario (rig/splat.awk).
 rig_dump_log() {
 	local l
 	l=$(rig_lockdep)
 	[ -z "$l" ] || echo "RIG-LOCKDEP $l"
 	echo "RIG-DMESG-BEGIN"
+	/rig/bin/kmsg-lost | sed 's/^/RIG-KMSG-LOST /'
 	dmesg -c
 	if [ -w $RIG_KMEMLEAK ]; then
 		cat $RIG_KMEMLEAK

@@ -74,6 +74,9 @@ expect "RCU stall fails" fail '^splat: .*rcu_preempt detected stalls' ours ours 
 expect "hung task fails" fail '^splat: .*INFO: task kworker/u2:1:87 blocked' ours ours hung-task.txt
 expect "kmemleak report fails" fail '^splat: .*(suspected memory leaks|unreferenced object)' \
 	ours ours clean.txt kmemleak.txt
+expect "a kernel log that wrapped before its dump fails" fail \
+	'^splat: RIG-KMSG-LOST kernel log: records since the last dump were overwritten' \
+	ours ours kmsg-lost.txt clean.txt
 # a guest that timed out fails even with a clean log
 mklog ours ours clean.txt > "$tmp/log"
 echo "RIG-TIMEOUT after 240s" >> "$tmp/log"
