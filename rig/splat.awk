@@ -10,6 +10,7 @@ BEGIN {
 		"possible recursive locking|inconsistent lock state|" \
 		"suspicious RCU usage|INFO: task .* blocked for more than|" \
 		"detected stalls? on CPU|self-detected stall|" \
+		"detected expedited stalls|kthread starved for|" \
 		"unreferenced object|suspected memory leak|" \
 		"list_add corruption|list_del corruption|RIG-TIMEOUT|RIG-KMSG-LOST|" \
 		"DMA-API: debugging out of memory"

@@ -71,6 +71,10 @@ expect "stock target's DMA unmap in the next command's direction passes with it"
 expect "the same unmap report with our target loaded fails" fail \
 	'^splat: .*check_unmap' ours ours dma-api-direction-stock-target.txt
 expect "RCU stall fails" fail '^splat: .*rcu_preempt detected stalls' ours ours rcu-stall.txt
+expect "RCU expedited stall fails" fail '^splat: .*detected expedited stalls' \
+	ours ours rcu-expedited-stall.txt
+expect "RCU grace-period kthread starved fails" fail '^splat: .*kthread starved for' \
+	ours ours rcu-kthread-starved.txt
 expect "hung task fails" fail '^splat: .*INFO: task kworker/u2:1:87 blocked' ours ours hung-task.txt
 expect "kmemleak report fails" fail '^splat: .*(suspected memory leaks|unreferenced object)' \
 	ours ours clean.txt kmemleak.txt
