@@ -110,7 +110,7 @@ static void nvme_rdma_dma_unmap_req(struct ib_device *ibdev, struct request *rq)
 
 	ib_dma_unmap_sg(ibdev, req->data_sgl.sg_table.sgl, req->data_sgl.nents,
 			rq_dma_dir(rq));
-	sg_free_table_chained(&req->data_sgl.sg_table, NVME_INLINE_SG_CNT);
+	sg_free_table_chained(&req->data_sgl.sg_table, NVME_RDMA_INLINE_SG_CNT);
 }
 
 static void nvme_rdma_unmap_data(struct nvme_rdma_queue *queue,
@@ -137,6 +137,7 @@ static int nvme_rdma_map_sg_in_capsule(struct nvme_rdma_queue *queue,
 {
 	struct nvme_sgl_desc *sg = &c->common.dptr.sgl;
 	struct ib_sge *sge = &req->sge[1];
+	u32 lkey = queue->device->pd->local_dma_lkey;
 	struct scatterlist *sgl;
 	u32 len = 0;
 	int i;
@@ -144,7 +145,7 @@ static int nvme_rdma_map_sg_in_capsule(struct nvme_rdma_queue *queue,
 	for_each_sg(req->data_sgl.sg_table.sgl, sgl, count, i) {
 		sge->addr = sg_dma_address(sgl);
 		sge->length = sg_dma_len(sgl);
-		sge->lkey = queue->device->pd->local_dma_lkey;
+		sge->lkey = lkey;
 		len += sge->length;
 		sge++;
 	}
@@ -361,7 +362,7 @@ static int nvme_rdma_dma_map_req(struct ib_device *ibdev, struct request *rq,
 		ret = sg_alloc_table_chained(&req->data_sgl.sg_table,
 					     blk_rq_nr_phys_segments(rq),
 					     req->data_sgl.sg_table.sgl,
-					     NVME_INLINE_SG_CNT);
+					     NVME_RDMA_INLINE_SG_CNT);
 		if (ret)
 			return -ENOMEM;
 		req->data_sgl.nents = blk_rq_map_sg(rq->q, rq,
@@ -409,7 +410,7 @@ out_unmap_sg:
 	ib_dma_unmap_sg(ibdev, req->data_sgl.sg_table.sgl, req->data_sgl.nents,
 			rq_dma_dir(rq));
 out_free_table:
-	sg_free_table_chained(&req->data_sgl.sg_table, NVME_INLINE_SG_CNT);
+	sg_free_table_chained(&req->data_sgl.sg_table, NVME_RDMA_INLINE_SG_CNT);
 	return ret;
 }
 
