@@ -21,8 +21,11 @@
  *   connect-io      a well-formed Connect with its 1024 bytes in the capsule,
  *                   for a controller that does not exist
  *                                                    -> Connect Invalid
- *                   Parameters: the capsule arrived and was parsed (the
- *                   control case: a broken tool cannot pass it)
+ *                   Parameters, its result pointing at the cntlid field of
+ *                   the data (IATTR 1, IPO 16): the target read the NQNs
+ *                   from the capsule, found the subsystem and looked for the
+ *                   controller (the control case: a capsule not parsed would
+ *                   be answered for the subsystem NQN, IPO 256)
  *   capsule-short   the same Connect sent with 512 of its 1024 bytes
  *                                                    -> SGL Data Length Invalid
  *   capsule-wrap    in-capsule offset + length wraps past 2^64
@@ -41,9 +44,9 @@
  *   over-depth      40 on the queue of 32, each its own id -> on IB/RoCE all
  *                   40 answered (receiver-not-ready flow control holds the
  *                   extra SENDs until the target reposts its buffers); on
- *                   iWARP, which has no RNR, the connection may end instead;
- *                   nothing else (the scenario then checks the target still
- *                   serves a well-behaved host)
+ *                   iWARP, which has no RNR, the connection may end instead
+ *                   (our work requests flushed); nothing else (the scenario
+ *                   then checks the target still serves a well-behaved host)
  * and on a controller of its own (admin queue of 32 entries, keyed Connect,
  * CC.EN set, Identify Controller and Namespace read: MDTS and block size;
  * an I/O queue 1 of 32 entries), every command's data behind a keyed SGL
@@ -290,6 +293,9 @@ static int expect_reject(uint16_t qid, uint16_t hrqsize, uint16_t hsqsize,
  * status. KEYED: the data is behind a keyed SGL of SGL_LEN bytes (SGL_OFF
  * unused), else in the capsule at SGL_OFF.
  */
+/* the result (CQE dword 0) of the last connect_capsule() */
+static uint32_t last_result;
+
 static int connect_capsule(const char *subnqn, uint16_t qid, int keyed,
 			   uint64_t sgl_off, uint32_t sgl_len, uint32_t sent)
 {
@@ -349,6 +355,8 @@ static int connect_capsule(const char *subnqn, uint16_t qid, int keyed,
 			got_send = 1;
 	}
 	memcpy(&v16, rsp + 14, 2);
+	memcpy(&last_result, rsp, 4);
+	last_result = le32toh(last_result);
 	return le16toh(v16) >> 1;		/* drop the phase bit */
 }
 
@@ -377,8 +385,10 @@ static int expect_status(const char *subnqn, uint16_t qid, int keyed,
  * Post NR Property Get (CAP) commands back to back, command id CID + i (or
  * CID for all with SAME), and reap them. Returns the number of responses
  * that were successful and carried an id that was sent; -1 if a work
- * request failed (the connection ended).
+ * request failed (the connection ended), its status in burst_failed.
  */
+static enum ibv_wc_status burst_failed;
+
 static int property_gets(int nr, uint16_t cid, int same)
 {
 	int sends = 0, recvs = 0, good = 0, i;
@@ -419,6 +429,7 @@ static int property_gets(int nr, uint16_t cid, int same)
 		if (wc.status != IBV_WC_SUCCESS) {
 			printf("work completion: %s (after %d responses)\n",
 			       ibv_wc_status_str(wc.status), recvs);
+			burst_failed = wc.status;
 			return -1;
 		}
 		if (!(wc.opcode & IBV_WC_RECV)) {
@@ -483,10 +494,17 @@ static int over_depth(const char *subnqn)
 	if (admin_connect(subnqn))
 		return 1;
 	got = property_gets(MAX_BURST, 0x100, 0);
-	ok = got == MAX_BURST || (iwarp && got < 0);
+	/*
+	 * iWARP has no RNR: the target may end the connection, and then our
+	 * QP's work requests are flushed. Any other error is a response or
+	 * a transfer gone wrong.
+	 */
+	ok = got == MAX_BURST ||
+	     (iwarp && got < 0 && burst_failed == IBV_WC_WR_FLUSH_ERR);
 	printf("%s: %d commands on a queue of %d: expected %s; got %d%s\n",
 	       ok ? "ok" : "FAIL", MAX_BURST, ADMIN_DEPTH,
-	       iwarp ? "all answered or the connection ended" : "all answered",
+	       iwarp ? "all answered or the connection ended (work requests flushed)" :
+	       "all answered",
 	       got, got < 0 ? " (connection ended)" : " answered");
 	rdma_disconnect(id);
 	return ok ? 0 : 1;
@@ -1429,10 +1447,17 @@ int main(int argc, char **argv)
 		return expect_reject(1, 65535, 65535, 0, 32, CM_INVALID_HSQSIZE);
 	if (!strcmp(c, "cm-hrqsize-0"))
 		return expect_reject(1, 0, 31, 0, 32, CM_INVALID_HRQSIZE);
-	if (!strcmp(c, "connect-io"))
-		return expect_status(argv[3], 1, 0, 0, CONNECT_DATA,
-				     CAPSULE_CMD + CONNECT_DATA,
-				     SC_DNR | SC_CONNECT_INVALID_PARAM);
+	if (!strcmp(c, "connect-io")) {
+		int bad = expect_status(argv[3], 1, 0, 0, CONNECT_DATA,
+					CAPSULE_CMD + CONNECT_DATA,
+					SC_DNR | SC_CONNECT_INVALID_PARAM);
+
+		/* IATTR 1 (bits 23:16), IPO 16: the cntlid of the data */
+		printf("%s: expected the result to point at the data's cntlid (%#x), got %#x\n",
+		       last_result == 0x10010 ? "ok" : "FAIL", 0x10010,
+		       last_result);
+		return bad || last_result != 0x10010;
+	}
 	if (!strcmp(c, "capsule-short"))
 		return expect_status(argv[3], 1, 0, 0, CONNECT_DATA,
 				     CAPSULE_CMD + 512, SC_DNR | SC_SGL_INVALID_DATA);
