@@ -17,6 +17,8 @@ RMMOD=/sbin/rmmod
 MODINFO=/sbin/modinfo
 IP=/usr/sbin/ip
 NVMET_CFS=/sys/kernel/config/nvmet
+# fio's terse output, read back by rig_fio_verify
+RIG_FIO_OUT=/tmp/fio.out
 
 # Addresses of the single-node fabric: target and host share one RDMA device.
 RIG_IP4=10.77.0.1
@@ -487,9 +489,9 @@ rig_fio_verify() {
 		--rw="$rw" --bs="$bs" --iodepth="$qd" --numjobs="$jobs" \
 		--size="$size" --offset_increment="$size" \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_backlog=0 \
-		--group_reporting --output-format=terse --terse-version=3 "$@" > /tmp/fio.out 2>&1
+		--group_reporting --output-format=terse --terse-version=3 "$@" > "$RIG_FIO_OUT" 2>&1
 	local rc=$?
-	[ $rc -eq 0 ] || { tail -20 /tmp/fio.out; return $rc; }
+	[ $rc -eq 0 ] || { tail -20 "$RIG_FIO_OUT"; return $rc; }
 	# terse v3: field 6 = read io (KiB), field 47 = write io (KiB). Every
 	# run writes and reads back what it wrote: both must have moved bytes
 	# (an exit status of 0 alone is also what a run that did nothing gets)
@@ -498,7 +500,7 @@ rig_fio_verify() {
 			printf "RIG-FIO %s read_kib=%s write_kib=%s\n", what, $6, $47
 			if ($6 > 0 && $47 > 0) moved = 1
 		}
-		END { if (!moved) { print "RIG-LOG fio moved no data: " what; exit 1 } }' /tmp/fio.out
+		END { if (!moved) { print "RIG-LOG fio moved no data: " what; exit 1 } }' "$RIG_FIO_OUT"
 }
 
 # rig_unload MODULE... - rmmod must succeed: a refused unload means a leaked
