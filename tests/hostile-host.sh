@@ -22,8 +22,10 @@
 # must get the exact RDMA CM reject status or NVMe status (or the
 # connection end where that is the answer), with a log line saying why
 # where the target writes one; a well-formed capsule from the same tool
-# must be parsed (so a broken tool cannot pass); afterwards a well-behaved
-# host still gets verified I/O. Then the target is reloaded with use_srq=Y
+# must be parsed (so a broken tool cannot pass); all the while a
+# well-behaved host does verified I/O (runs of 2 s, back to back, none may
+# fail), and afterwards it still gets verified I/O. Then the target is
+# reloaded with use_srq=Y
 # and the overrun (no RNR: the SRQ has buffers), the flood, the refused
 # commands and MDTS run again, with a well-behaved host after them, and
 # everything unloads.
@@ -33,6 +35,38 @@
 # rig: pairs=ours/ours kernels=stock,debug rdma=rxe,siw,rxe-hw debug-rdma=rxe,siw timeout=900 debug-smp=2
 
 hh() { /rig/bin/hostile-host $RIG_IP4 4420 $RIG_NQN "$1"; }
+
+# beside_hostile NS - verified I/O of a well-behaved host on NS while the
+# hostile cases run: fio runs of 2 s back to back until /tmp/beside.stop;
+# /tmp/beside.runs counts them, /tmp/beside.failed holds the first failure
+beside_hostile() {
+	local n=0
+	rm -f /tmp/beside.stop /tmp/beside.failed
+	while [ ! -e /tmp/beside.stop ]; do
+		if ! rig_fio_load "$1" 2; then
+			tail -15 /tmp/load.out > /tmp/beside.failed
+			break
+		fi
+		n=$((n + 1))
+	done
+	echo $n > /tmp/beside.runs
+}
+# beside_start / beside_ok WHAT - start it; stop it and check it ran and
+# never failed
+beside_start() {
+	ns=$(rig_connect)
+	rig_must "a well-behaved host connects$1" test -b "$ns"
+	beside_hostile "$ns" &
+	beside_pid=$!
+}
+beside_ok() {
+	touch /tmp/beside.stop
+	wait $beside_pid
+	rig_log "well-behaved host beside the hostile cases$1: $(cat /tmp/beside.runs) runs of verified I/O"
+	[ -e /tmp/beside.failed ] && cat /tmp/beside.failed
+	rig_check "a well-behaved host's verified I/O never failed beside them$1" \
+		sh -c '[ ! -e /tmp/beside.failed ] && [ "$(cat /tmp/beside.runs)" -gt 0 ]'
+}
 
 rig_setup_rdma
 rig_load_target
@@ -51,6 +85,7 @@ DYNDBG=/sys/kernel/debug/dynamic_debug/control
 badkey=bad-rkey-write
 [ "$RIG_RDMA" = siw ] && badkey= &&
 	rig_log "siw: bad-rkey-write left out (the READ's TERMINATE ends nothing)"
+beside_start ""
 for c in connect-io cm-none cm-short cm-recfmt cm-admin-deep cm-io-deep \
 	cm-hrqsize-0 capsule-short capsule-wrap keyed-connect keyed-over-mdts \
 	cid-reuse over-depth mdts connect-twice fabrics-on-io cm-qid-mismatch \
@@ -58,6 +93,7 @@ for c in connect-io cm-none cm-short cm-recfmt cm-admin-deep cm-io-deep \
 	sgl-segment rejects-then-reads connect-io; do
 	rig_check "hostile host: $c" hh $c
 done
+beside_ok ""
 [ -w $DYNDBG ] && echo 'module nvmet file fabrics-cmd.c -p' > $DYNDBG
 
 rig_check "target said why it rejected a connect" \
@@ -95,8 +131,6 @@ rig_check "target said why it refused the reads with short SGLs" \
 rig_check "target never overran its send queue" \
 	sh -c '! dmesg | grep "posting a .*signalled response failed"'
 
-ns=$(rig_connect)
-rig_must "a well-behaved host connects" test -b "$ns"
 rig_check "verified I/O after the hostile host" rig_fio_verify "$ns" randwrite 4k 8 1 2M
 rig_check "nvme disconnect" rig_disconnect
 rig_check "namespace gone" rig_wait 10 eval '! rig_has_ns'
@@ -107,15 +141,15 @@ rig_check "rmmod nvmet-rdma" rig_wait 20 $RMMOD nvmet-rdma
 rig_load_target "$RIG_TARGET" use_srq=Y
 rig_check "use_srq is on" test "$(cat /sys/module/nvmet_rdma/parameters/use_srq)" = Y
 rig_must "export $dev again (use_srq=Y)" rig_export "$dev"
+beside_start " (use_srq=Y)"
 for c in connect-io rnr-off-srq over-depth mdts rejects-then-reads connect-io; do
 	rig_check "hostile host (use_srq=Y): $c" hh $c
 done
+beside_ok " (use_srq=Y)"
 rig_check "the target used shared receive queues" \
 	sh -c 'dmesg | grep -q "nvmet_rdma: [a-z0-9]*: in-capsule data up to [0-9]* bytes; [0-9]* shared receive queues of"'
 rig_check "target never overran its send queue (use_srq=Y)" \
 	sh -c '! dmesg | grep "posting a .*signalled response failed"'
-ns=$(rig_connect)
-rig_must "a well-behaved host connects (use_srq=Y)" test -b "$ns"
 rig_check "verified I/O after the hostile host (use_srq=Y)" rig_fio_verify "$ns" randwrite 4k 8 1 2M
 rig_check "nvme disconnect (use_srq=Y)" rig_disconnect
 rig_check "namespace gone (use_srq=Y)" rig_wait 10 eval '! rig_has_ns'
