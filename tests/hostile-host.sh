@@ -37,14 +37,17 @@
 hh() { /rig/bin/hostile-host $RIG_IP4 4420 $RIG_NQN "$1"; }
 
 # beside_hostile NS - verified I/O of a well-behaved host on NS while the
-# hostile cases run: fio runs of 2 s back to back until /tmp/beside.stop;
-# /tmp/beside.runs counts them, /tmp/beside.failed holds the first failure
+# hostile cases run: fio runs of 2 s back to back until /tmp/beside.stop,
+# from 32 MiB on (the tool reads and writes from block 0, MDTS and a block
+# at most); /tmp/beside.runs counts them, /tmp/beside.failed holds the
+# first failure
 beside_hostile() {
 	local n=0
 	rm -f /tmp/beside.stop /tmp/beside.failed
 	while [ ! -e /tmp/beside.stop ]; do
-		if ! rig_fio_load "$1" 2; then
-			tail -15 /tmp/load.out > /tmp/beside.failed
+		if ! rig_fio_load "$1" 2 4k --offset=32M; then
+			grep -E 'err=|verify|bad|error' /tmp/load.out | head -5 > /tmp/beside.failed
+			tail -15 /tmp/load.out >> /tmp/beside.failed
 			break
 		fi
 		n=$((n + 1))

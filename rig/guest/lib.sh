@@ -454,19 +454,21 @@ rig_volume() {
 	echo "$(( q / 1024 ))k"
 }
 
-# rig_fio_load DEV SECONDS [BS] - writes of BS (default 4k) at QD16 for
-# SECONDS, each block read back and verified from a backlog while the load
-# runs; fails on any I/O error or mismatch (output in /tmp/load.out). Run it
-# in the background and end it with rig_fio_done.
+# rig_fio_load DEV SECONDS [BS [FIO ARGS...]] - writes of BS (default 4k) at
+# QD16 for SECONDS over 16 MiB, each block read back and verified from a
+# backlog while the load runs; fails on any I/O error or mismatch (output in
+# /tmp/load.out). Run it in the background and end it with rig_fio_done.
 # allow_file_create=0: once the device is removed under it, fio would
 # otherwise create a regular file at its /dev path, where the namespace's
 # node cannot appear again when the device comes back.
 rig_fio_load() {
-	fio --name=load --filename="$1" --direct=1 --ioengine=libaio \
+	local dev=$1 secs=$2 bs=${3:-4k}
+	shift $(( $# < 3 ? $# : 3 ))
+	fio --name=load --filename="$dev" --direct=1 --ioengine=libaio \
 		--allow_file_create=0 \
-		--rw=randwrite --bs="${3:-4k}" --iodepth=16 --size=16M \
-		--time_based --runtime="$2" --verify=crc32c --verify_backlog=64 \
-		--verify_fatal=1 --output=/tmp/load.out > /dev/null 2>&1
+		--rw=randwrite --bs="$bs" --iodepth=16 --size=16M \
+		--time_based --runtime="$secs" --verify=crc32c --verify_backlog=64 \
+		--verify_fatal=1 --output=/tmp/load.out "$@" > /dev/null 2>&1
 }
 
 # rig_fio_done PID - wait for a background rig_fio_load: did it succeed?
