@@ -80,6 +80,7 @@ bench_cases() {
 			bench_profile bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" "$n" $opts
 			continue
 		fi
+		bench_rdma_counters > /tmp/counters.before
 		bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" "$n" $opts \
 			--output-format=terse --terse-version=3 > /tmp/fio.out
 		line=$(grep '^3;' /tmp/fio.out)
@@ -89,6 +90,21 @@ bench_cases() {
 			continue
 		fi
 		echo "RIG-BENCH pair=$label case=$name terse=$line"
+		bench_rdma_counters | awk -v head="RIG-BENCH-RDMA pair=$label case=$name" '
+			NR == FNR { before[$1] = $2; next }
+			$2 != before[$1] { out = out " " $1 "=" $2 - before[$1] }
+			END { print head out }' /tmp/counters.before -
+	done
+}
+
+# bench_rdma_counters - the RDMA device's counters, "NAME VALUE" a line:
+# retransmissions, RNR NAKs and sequence errors are time a QD1 or QD32 case
+# spends waiting for a timer, which icount skips to (RIG-BENCH-RDMA lines
+# print what a case changed; bench-report.py ignores them)
+bench_rdma_counters() {
+	local f
+	for f in /sys/class/infiniband/$RIG_RDMA_DEV/ports/1/hw_counters/*; do
+		[ -r "$f" ] && echo "${f##*/} $(cat "$f")"
 	done
 }
 
