@@ -126,9 +126,11 @@ if [ -n "${BENCH_INSN:-}" ]; then
 	exit 0
 fi
 # What was measured, for the report's header: the commit (with "-dirty" if
-# the tree had changes) and the build ID of each module the guests loaded.
+# anything the figures depend on had changes: the modules, the rig's guest
+# and its RDMA devices, these scripts) and the build ID of each module the
+# guests loaded.
 commit=$(git -C "$NVMEOF_ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-[ -z "$(git -C "$NVMEOF_ROOT" status --porcelain -- host target common compat 2>/dev/null)" ] ||
+[ -z "$(git -C "$NVMEOF_ROOT" status --porcelain -- host target common compat rig scripts 2>/dev/null)" ] ||
 	commit+=-dirty
 build_ids=$(cat "$out"/*.log | tr -d '\r' |
 	sed -n 's/^RIG-MODULE \([^ ]*\) asked=\([^ ]*\) build-id=\([0-9a-f]*\).*/\1 (\2) \3/p' | sort -u |
