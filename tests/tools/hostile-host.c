@@ -288,14 +288,14 @@ static int expect_reject(uint16_t qid, uint16_t hrqsize, uint16_t hsqsize,
 	return got == want ? 0 : 1;
 }
 
+/* the result (CQE dword 0) of the last connect_capsule() */
+static uint32_t last_result;
+
 /*
  * Send a Fabrics Connect capsule of SENT bytes for queue QID; return the NVMe
  * status. KEYED: the data is behind a keyed SGL of SGL_LEN bytes (SGL_OFF
  * unused), else in the capsule at SGL_OFF.
  */
-/* the result (CQE dword 0) of the last connect_capsule() */
-static uint32_t last_result;
-
 static int connect_capsule(const char *subnqn, uint16_t qid, int keyed,
 			   uint64_t sgl_off, uint32_t sgl_len, uint32_t sent)
 {
