@@ -93,6 +93,21 @@ kunit_results() {
 	fi
 }
 
+# kunit_modules_built DIR - whether DIR (a kernel's build/<kver>/kunit/)
+# holds a KUnit module: without one the KUnit guest would run nothing, and
+# the runner counts that as a failure instead of leaving the guest out.
+kunit_modules_built() {
+	compgen -G "$1/*.ko" > /dev/null
+}
+
+# style_results LOG - scripts/style.sh's output (LOG) as host_results rows
+# of no kernel ("-"), one per gate; a log without a gate line is one FAIL.
+style_results() {
+	sed -n 's#^\(PASS\|FAIL\) \(.*\)#-\tstyle: \2\t\1 log: '"$1"'#p' "$1"
+	grep -qE '^(PASS|FAIL) ' "$1" ||
+		printf -- '-\tstyle\tFAIL printed no gate (log: %s)\n' "$1"
+}
+
 # host_results KV NAME - a build-machine test's output (stdin) as result rows
 # "KV<tab>NAME<tab>PASS|FAIL|SKIP [why]": each "CASE STATUS case -- why" line
 # is a result of its own, the "RESULT STATUS why" line one for the test;

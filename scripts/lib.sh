@@ -24,21 +24,22 @@ debian_kvers() {
 	done | sort -V
 }
 
-# debian_kernel_mismatches - one line for each Debian kernel that has an
-# image but no headers, or headers but no image: debian_kvers leaves it out,
-# so the rig would silently not test it.
+# debian_kernel_mismatches [ROOT] - one line for each Debian kernel that has
+# an image but no headers, or headers but no image: debian_kvers leaves it
+# out, so the rig would silently not test it. ROOT (default /) is where
+# boot/ and lib/modules/ are looked for (tests/host/runner-verdicts.sh).
 debian_kernel_mismatches() {
-	local f v
-	for f in /boot/vmlinuz-* /lib/modules/*/build; do
+	local r=${1:-} f v
+	for f in "$r"/boot/vmlinuz-* "$r"/lib/modules/*/build; do
 		[ -e "$f" ] || continue
 		case $f in
-		/boot/*) v=${f#/boot/vmlinuz-} ;;
-		*) v=${f#/lib/modules/}; v=${v%/build} ;;
+		"$r"/boot/*) v=${f#"$r"/boot/vmlinuz-} ;;
+		*) v=${f#"$r"/lib/modules/}; v=${v%/build} ;;
 		esac
 		case $v in *-nvmeof-debug) continue ;; esac
-		if [ ! -e "/lib/modules/$v/build/Makefile" ]; then
+		if [ ! -e "$r/lib/modules/$v/build/Makefile" ]; then
 			echo "$v has an image but no headers: apt-get install linux-headers-$v"
-		elif [ ! -e "/boot/vmlinuz-$v" ]; then
+		elif [ ! -e "$r/boot/vmlinuz-$v" ]; then
 			echo "$v has headers but no image: apt-get install linux-image-$v"
 		fi
 	done | sort -u

@@ -4,7 +4,9 @@
 # runner-verdicts: the checker checked. tests/run's judges (rig/verdict.sh)
 # are fed what a broken run prints, and each must count it as a failure: a
 # scenario that passed with lockdep off, a skipped or silent build-machine
-# test, a KUnit suite that reported nothing, a -t that matches nothing.
+# test, a KUnit suite that reported nothing, a -t that matches nothing, a
+# Debian kernel without its headers or image, a KUnit build without a
+# module, and the style gates on a file that breaks them.
 # Each has its control that must pass, so a judge that fails everything
 # cannot pass either.
 # rig: once
@@ -99,3 +101,66 @@ out=$("$root/tests/run" -t '^no-such-test$' 2>&1)
 rc=$?
 case_ "tests/run -t matching nothing fails" \
 	"$([ $rc -ne 0 ] && tail -1 <<<"$out" | grep -qx '0 passed, 1 failed'; echo $?)" "exit $rc: $out"
+
+# a Debian kernel with an image but no headers, or headers but no image,
+# would drop out of "stock" unseen: each is named (tests/run fails on it)
+sys=$tmp/sys
+mkdir -p "$sys/boot" "$sys/lib/modules/6.1.0-97-amd64/build" "$sys/lib/modules/6.1.0-98-amd64/build"
+touch "$sys/boot/vmlinuz-6.1.0-97-amd64" "$sys/lib/modules/6.1.0-97-amd64/build/Makefile" \
+	"$sys/boot/vmlinuz-6.1.0-99-amd64" "$sys/lib/modules/6.1.0-98-amd64/build/Makefile"
+r=$(debian_kernel_mismatches "$sys")
+case_ "kernels: an image without headers and headers without an image are named, a whole one not" \
+	"$(grep -q '^6.1.0-99-amd64 has an image but no headers' <<<"$r" &&
+	   grep -q '^6.1.0-98-amd64 has headers but no image' <<<"$r" &&
+	   [ "$(wc -l <<<"$r")" = 2 ]; echo $?)" "$r"
+
+# KUnit: no module built is no KUnit guest, which tests/run counts a failure
+mkdir -p "$tmp/kunit"
+kunit_modules_built "$tmp/kunit"; e=$?
+touch "$tmp/kunit/nvmeof_rdma_kunit.ko"
+kunit_modules_built "$tmp/kunit"; f=$?
+case_ "KUnit: a build without a module is told from one with" \
+	"$([ $e -ne 0 ] && [ $f -eq 0 ]; echo $?)" "empty: $e, one module: $f"
+
+# the style gates: scripts/style.sh, run on a tree of its own with a file
+# that breaks each gate, fails each, and the rows the runner reads from its
+# log fail; on the same tree with a clean file each passes
+stree=$tmp/style
+mkdir -p "$stree/scripts" "$stree/host"
+cp "$root/scripts/style.sh" "$root/scripts/lib.sh" "$root/scripts/kdoc-coverage.awk" "$stree/scripts/"
+git -C "$stree" init -q
+cat > "$stree/host/x.c" <<'C'
+// SPDX-License-Identifier: GPL-2.0
+/* the style gates' checker: a clean file */
+#include <linux/types.h>
+
+/**
+ * rig_style_ok() - a documented function
+ * @a: a number
+ *
+ * Return: @a plus one.
+ */
+int rig_style_ok(int a)
+{
+	return a + 1;
+}
+C
+env -u NVMEOF_ROOT "$stree/scripts/style.sh" > "$tmp/style-ok.log" 2>&1
+ok_rc=$?
+printf '%s\n' '// SPDX-License-Identifier: GPL-2.0' 'int rig_style_bad(int a) {' \
+	'	return a+1;' '}' > "$stree/host/x.c"
+touch "$stree/host/nvme.h"
+git -C "$stree" add host/nvme.h
+env -u NVMEOF_ROOT "$stree/scripts/style.sh" > "$tmp/style-bad.log" 2>&1
+bad_rc=$?
+rows() { style_results "$1" | cut -f3 | cut -d' ' -f1 | sort | uniq -c | tr -s ' ' | paste -sd, -; }
+case_ "style gates: a clean file passes all three" \
+	"$([ $ok_rc -eq 0 ] && [ "$(rows "$tmp/style-ok.log")" = " 3 PASS" ]; echo $?)" \
+	"exit $ok_rc: $(tr "\n" " " < "$tmp/style-ok.log")"
+case_ "style gates: checkpatch, kernel-doc and a committed nvme.h each fail" \
+	"$([ $bad_rc -ne 0 ] && [ "$(rows "$tmp/style-bad.log")" = " 3 FAIL" ]; echo $?)" \
+	"exit $bad_rc: $(tr "\n" " " < "$tmp/style-bad.log")"
+: > "$tmp/style-empty.log"
+case_ "style gates: a log without a gate fails" \
+	"$(style_results "$tmp/style-empty.log" | grep -q $'^-\tstyle\tFAIL printed no gate'; echo $?)" \
+	"$(style_results "$tmp/style-empty.log")"
