@@ -14,23 +14,19 @@
 # and glibc copy with `rep movsb`, which TCG runs one byte an iteration;
 # without, eight bytes an iteration or unrolled moves (testing.md, rig
 # facts). The benchmark sets its own -cpu.
-# -smp N goes as N sockets (-smp N,sockets=N): the debug kernel has no ACPI
-# and finds its CPUs in SeaBIOS's MP table, which lists the first CPU of
-# each package only, so N cores in one socket boot as one CPU.
-#
 # A guest that has not reached /init (its RIG-BEGIN line, which the console
 # may prefix with terminal escapes) within
 # RIG_BOOT_TIMEOUT seconds (default 300) is stuck in the kernel's boot, before
 # anything under test ran: it is stopped, the log says so (RIG-BOOT-HANG),
-# and the guest is booted once more. The same for a kernel that died before
-# /init (RIG-BOOT-DIED): /init prints RIG-BEGIN before it loads any module of
-# ours, so such a crash is the kernel's own boot. The first log is kept as
-# LOG.hang.
+# and the guest is booted again, three times at most. The same for a kernel
+# that died before /init (RIG-BOOT-DIED): /init prints RIG-BEGIN before it
+# loads any module of ours, so such a crash is the kernel's own boot. The
+# consoles of the boots given up are kept as LOG.hang and LOG.hang2.
 # A guest on rxe-hw (rig.rdma=rxe-hw) gets the DMA device rxe-hw maps
 # through (pci-testdev) behind an emulated IOMMU in strict mode: every
 # unmap is invalidated at once, so a DMA after it faults (rig/rxe-hw). The
-# debug kernel has no ACPI and so finds no IOMMU: there its DMA goes through
-# the DMA API (and its debugging) untranslated. It also gets an NVMe drive
+# debug kernel has no IOMMU driver: there its DMA goes through the DMA API
+# (and its debugging) untranslated. It also gets an NVMe drive
 # (QEMU's -device nvme on a sparse file of 256 MiB, dropped afterwards): a
 # backend that really DMAs, for the target to export (tests/backend-dma.sh);
 # its driver is a module no other scenario loads. rig.iommu=off leaves the
@@ -40,7 +36,7 @@ set -uo pipefail
 
 kernel=$1 initrd=$2 log=$3 tmo=$4 append=$5
 shift 5
-[ $# -gt 0 ] || set -- -smp 2,sockets=2
+[ $# -gt 0 ] || set -- -smp 2
 if [[ " $append " == *" rig.rdma=rxe-hw "* ]]; then
 	nvme_img=$(mktemp "${TMPDIR:-/tmp}/rig-nvme.XXXXXX") || exit 1
 	trap 'rm -f "$nvme_img"' EXIT
@@ -86,9 +82,12 @@ boot() {
 	return 0
 }
 
-if ! boot "$@"; then
-	mv "$log" "$log.hang"
-	echo "[nvmeof-rdma] guest did not reach /init ($(tail -1 "$log.hang")), booting it again (first console: $log.hang)" >&2
-	boot "$@"
-fi
+tries=1
+until boot "$@"; do
+	[ $tries -lt 3 ] || break
+	hang=$log.hang$([ $tries -gt 1 ] && echo $tries)
+	mv "$log" "$hang"
+	tries=$((tries + 1))
+	echo "[nvmeof-rdma] guest did not reach /init ($(tail -1 "$hang")), booting it again (console: $hang)" >&2
+done
 grep -q '^RIG-END' "$log"
