@@ -40,7 +40,7 @@ KBUILD_ARGS = -C $(KDIR) M=$(BUILD) W=$(W) C=$(C) \
 SOURCES := Kbuild $(wildcard host/* target/* common/* compat/*.h kunit/*)
 
 .PHONY: all modules prepare install uninstall dkms-install dkms-remove \
-	kunit-modules check demo bench bench-insn clean style
+	kunit-modules check faults demo bench bench-insn clean style
 
 all: modules
 
@@ -81,6 +81,12 @@ dkms-remove:
 
 check:
 	@$(ROOT)/tests/run
+
+# the fault scenarios alone (tests/faults/: two guests on a wire); make
+# check runs them too
+FAULTS := $(subst $(eval) ,|,$(sort $(basename $(notdir $(wildcard $(ROOT)/tests/faults/*.sh)))))
+faults:
+	@$(ROOT)/tests/run -k stock -t '^($(FAULTS))$$'
 
 demo:
 	@$(ROOT)/scripts/demo.sh

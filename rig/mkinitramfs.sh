@@ -22,10 +22,10 @@ set -euo pipefail
 # Kernel modules the scenarios load, with dependencies resolved by modprobe.
 GUEST_MODULES="nvme-rdma nvmet-rdma nvme-tcp nvmet-tcp rdma_rxe siw rdma_ucm ib_uverbs
 	null_blk brd dummy crc32_pclmul crc32_generic crc32c_generic crc32c-intel
-	nvme-loop nvme ipv6 configfs"
+	nvme-loop nvme ipv6 configfs virtio_pci virtio_net sch_netem"
 BINARIES="/usr/sbin/nvme /usr/bin/fio /usr/sbin/ip /usr/bin/rdma /usr/bin/kmod
 	/usr/bin/ib_read_lat /usr/bin/ib_write_lat /usr/bin/ibv_devices /usr/bin/rping
-	/usr/bin/perf"
+	/usr/bin/perf /usr/sbin/tc"
 
 copy_with_libs() {
 	local stage=$1 f lib
@@ -129,6 +129,8 @@ build_overlay() {
 		"$NVMEOF_ROOT/rig/guest/bench.sh" "$stage/rig/"
 	mkdir -p "$stage/rig/tests" "$stage/rig/bin"
 	cp "$NVMEOF_ROOT"/tests/*.sh "$stage/rig/tests/"
+	mkdir -p "$stage/rig/faults"
+	cp "$NVMEOF_ROOT"/tests/faults/*.sh "$stage/rig/faults/"
 	# scenario helpers in C (a hostile host, ...); their libraries (rdma-core)
 	# are in the base layer already, with perftest
 	local src

@@ -59,6 +59,19 @@ rig_scenario_verdict() {
 	fi
 }
 
+# rig_pair_verdict LOG - the verdict of a fault scenario on two guests
+# (rig/run-pair.sh): rig_scenario_verdict of the host guest's console (LOG)
+# and of the target guest's (LOG.target); "PASS" only if both passed, else
+# "FAIL" and which side failed how.
+rig_pair_verdict() {
+	local vh vt why=
+	vh=$(rig_scenario_verdict "$1")
+	vt=$(rig_scenario_verdict "$1.target")
+	[ "${vh%% *}" = PASS ] || why="host guest: ${vh#FAIL }"
+	[ "${vt%% *}" = PASS ] || why+="${why:+; }target guest: ${vt#FAIL }"
+	if [ -z "$why" ]; then echo PASS; else echo "FAIL $why"; fi
+}
+
 # kunit_suites - the name of every KUnit suite in kunit/*.c
 kunit_suites() {
 	awk '/^static struct kunit_suite .* = \{/ { in_suite = 1 }

@@ -21,6 +21,9 @@ PKGS=(
 	# the test rig: guest, userspace inside the guest
 	qemu-system-x86 busybox-static nvme-cli fio rdma-core ibverbs-providers
 	perftest iproute2
+	# two guests on a wire (rig/run-pair.sh): their QEMU monitors and
+	# control lines are unix sockets
+	socat
 	# scenario helpers in C that speak RDMA CM and verbs (tests/tools/)
 	librdmacm-dev libibverbs-dev
 	# `make bench` draws its chart with matplotlib; BENCH_PROFILE uses perf

@@ -25,6 +25,13 @@ RIG_IP4=10.77.0.1
 RIG_IP6=fd77::1
 RIG_NQN=nqn.2026-11.io.nvmeof-rdma:rig
 
+# Two guests on a wire (rig/run-pair.sh): the target guest and the host
+# guest, each with soft-RoCE on its virtio NIC; ttyS1 is the control line to
+# the build machine.
+RIG_WIRE_TARGET=10.78.0.1
+RIG_WIRE_HOST=10.78.0.2
+RIG_WIRE_CTL=/dev/ttyS1
+
 rig_log() { echo "RIG-LOG $*"; }
 
 # guest uptime in seconds, to see where a scenario spends its time
@@ -523,4 +530,47 @@ rig_unload_refused() {
 	out=$($RMMOD "$1" 2>&1) && { rig_log "rmmod $1 succeeded"; return 1; }
 	rig_log "rmmod $1: $out"
 	echo "$out" | grep -q 'is in use' && [ -d "/sys/module/$(echo "$1" | tr - _)" ]
+}
+
+# rig_wire_setup - this side of a two-guest run (RIG_ROLE target or host):
+# its NIC up with its address, rxe on it, the control line open on fd 3
+rig_wire_setup() {
+	local ip=$RIG_WIRE_HOST nic
+	[ "$RIG_ROLE" = target ] && ip=$RIG_WIRE_TARGET
+	$MODPROBE -q crc32_pclmul
+	$MODPROBE -q crc32_generic
+	$MODPROBE -q ipv6
+	# virtio_pci is built in from 6.12 on
+	$MODPROBE -q virtio_pci
+	rig_must "load virtio_net" $MODPROBE virtio_net
+	rig_must "a NIC" rig_wait 10 sh -c 'ls /sys/class/net | grep -qv "^lo$"'
+	nic=$(ls /sys/class/net | grep -v '^lo$' | head -1)
+	$IP link set lo up
+	rig_must "$nic up" $IP link set "$nic" up
+	rig_must "$nic address $ip" $IP addr add $ip/24 dev "$nic"
+	rig_must "load rdma_rxe" $MODPROBE rdma_rxe
+	rig_must "rdma link add rxe0" rdma link add rxe0 type rxe netdev "$nic"
+	RIG_WIRE_NIC=$nic RIG_RDMA_DEV=rxe0 RIG_RDMA_TYPE=rxe
+	stty -F $RIG_WIRE_CTL raw -echo
+	exec 3<> $RIG_WIRE_CTL
+}
+
+# rig_wire REQUEST - ask the build machine for a fault on the wire ("link
+# off", "link on": the host guest's end of it) and wait for its "ok"
+rig_wire() {
+	local reply=
+	echo "$*" >&3
+	read -r -t 30 reply <&3
+	[ "$reply" = ok ] || { rig_log "wire: '$*' answered '$reply'"; return 1; }
+	rig_log "wire: $* at t=$(rig_t)"
+}
+
+# rig_wire_wait_end - the target guest serves until the build machine says
+# the host guest has ended
+rig_wire_wait_end() {
+	local line=
+	while read -r line <&3; do
+		[ "$line" = end ] && return 0
+	done
+	return 1
 }

@@ -6,7 +6,8 @@
 # scenario that passed with lockdep off, a skipped or silent build-machine
 # test, a KUnit suite that reported nothing, a -t that matches nothing, a
 # Debian kernel without its headers or image, a KUnit build without a
-# module, and the style gates on a file that breaks them.
+# module, the style gates on a file that breaks them, and a fault scenario
+# whose target guest failed.
 # Each has its control that must pass, so a judge that fails everything
 # cannot pass either.
 # rig: once
@@ -52,6 +53,19 @@ case_ "scenario with a check after lockdep went off fails" \
 v=$(sv 1 "RIG-LOCKDEP 0")
 case_ "scenario whose last check switched lockdep off passes, noted" \
 	"$([[ $v == "PASS lockdep switched itself off"* ]]; echo $?)" "$v"
+
+# a fault scenario on two guests passes only if both sides' logs do
+scenario 1 > "$tmp/pair.log"
+scenario 1 > "$tmp/pair.log.target"
+v=$(rig_pair_verdict "$tmp/pair.log" 2> /dev/null)
+case_ "two guests: both sides passed passes" "$([ "$v" = PASS ]; echo $?)" "$v"
+scenario 1 "RIG-CHECK FAIL the host guest ended (exit 1)" | sed 's/^RIG-RESULT PASS .*/RIG-RESULT FAIL synthetic: ended/' \
+	> "$tmp/pair.log.target"
+v=$(rig_pair_verdict "$tmp/pair.log" 2> /dev/null)
+case_ "two guests: a failed target side fails" "$([[ $v == "FAIL target guest: synthetic: ended" ]]; echo $?)" "$v"
+rm "$tmp/pair.log.target"
+v=$(rig_pair_verdict "$tmp/pair.log" 2> /dev/null)
+case_ "two guests: a target side with no console fails" "$([[ $v == "FAIL target guest: "* ]]; echo $?)" "$v"
 
 # build-machine tests: a skip, a test that printed nothing, a failed case
 {
