@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# link-loss: two guests on a wire; the host's end of the link cut for good
+# (until the end of the check) under fio load, with fast_io_fail_tmo 4 s,
+# reconnect_delay 2 s and ctrl_loss_tmo 12 s. Expected, by nvme-core's
+# rules: I/O fails (fio ends with an error) fast_io_fail_tmo after the
+# controller began reconnecting, the controller is deleted after 12 / 2 = 6
+# failed reconnects, nothing hangs, and nvme-rdma unloads once the link is
+# back; the kernel's times printed.
+# rig: pairs=ours/ours,stock/stock check-pairs=ours/ours kernels=stock timeout=300
+
+wire_target() {
+	rig_load_target
+	dev=$(rig_backing ram 64)
+	rig_must "brd backing device" test -b "$dev"
+	rig_must "export $dev on $RIG_WIRE_TARGET:4420" rig_export "$dev" 1 $RIG_WIRE_TARGET
+	rig_must "the host guest ended" rig_wire_wait_end
+}
+
+# connect_when_ready - as in link-cut, with the timeouts of this scenario
+# (nvme-cli 2.4 has no option for fast_io_fail_tmo: through the fabrics
+# device, as nvme-cli does)
+connect_when_ready() {
+	local n=0
+	until echo "transport=rdma,traddr=$RIG_WIRE_TARGET,trsvcid=4420,nqn=$RIG_NQN,hostnqn=$(cat /etc/nvme/hostnqn),hostid=$(cat /etc/nvme/hostid),keep_alive_tmo=5,reconnect_delay=2,fast_io_fail_tmo=4,ctrl_loss_tmo=12" \
+		> /dev/nvme-fabrics 2> /dev/null; do
+		n=$((n + 1))
+		[ $n -lt 60 ] || return 1
+		sleep 2
+	done
+	rig_wait 30 rig_has_ns
+}
+
+# klog_t PATTERN - the kernel's timestamp of the first message matching
+# PATTERN
+klog_t() { dmesg | awk -F'[][]' -v p="$1" '$0 ~ p { print $2 + 0; exit }'; }
+
+wire_host() {
+	local ns t_conn t_fail n
+	rig_load_host
+	rig_must "connect to the target guest" connect_when_ready
+	ns=$(rig_nvme_ns)
+	# its exit status in a file: a finished but unwaited job would still
+	# answer kill -0
+	( rig_fio_load "$ns" 120; echo $? > /tmp/fio.rc ) &
+	sleep 5
+	rig_must "link cut" rig_wire link off
+	rig_check "fio ended" rig_wait 60 test -s /tmp/fio.rc
+	rig_check "fio ended with an error" test "$(cat /tmp/fio.rc)" != 0
+	# fast_io_fail_tmo counts from the controller's move to CONNECTING
+	# (the first "Reconnecting in"), after error recovery's teardown
+	t_conn=$(klog_t "Reconnecting in")
+	t_fail=$(klog_t "failfast expired")
+	rig_log "error recovery began at $(klog_t "starting error recovery"), reconnecting at $t_conn, I/O failed at $t_fail (kernel time; the cut at about $(klog_t "rxe0: set down"))"
+	rig_check "I/O failed fast_io_fail_tmo (4 s) after reconnecting began" \
+		awk -v a="$t_fail" -v b="$t_conn" 'BEGIN { exit !(a != "" && b != "" && a - b >= 4 && a - b < 5.5) }'
+	# ctrl_loss_tmo 12 s / reconnect_delay 2 s: 6 attempts, then deleted
+	rig_check "the controller deleted" rig_wait 90 rig_no_controllers
+	n=$(dmesg | grep -c "Failed reconnect attempt")
+	rig_log "controller deleted after $n failed reconnects, at $(klog_t "Removing ctrl")"
+	rig_check "deleted after ctrl_loss_tmo / reconnect_delay = 6 attempts" test "$n" -eq 6
+	rig_check "nothing left at $ns" test ! -e "$ns"
+	rig_must "link back" rig_wire link on
+	rig_check "nvme-rdma unloads" $RMMOD nvme_rdma
+}
