@@ -565,6 +565,33 @@ rig_wire() {
 	rig_log "wire: $* at t=$(rig_t)"
 }
 
+# rig_wire_serve - the target side of a fault scenario that needs no more:
+# a 64 MiB ramdisk exported on the wire, served until the host guest ended
+rig_wire_serve() {
+	local dev
+	rig_load_target
+	dev=$(rig_backing ram 64)
+	rig_must "brd backing device" test -b "$dev"
+	rig_must "export $dev on $RIG_WIRE_TARGET:4420" rig_export "$dev" 1 $RIG_WIRE_TARGET
+	rig_must "the host guest ended" rig_wire_wait_end
+}
+
+# rig_wire_connect OPTIONS - connect to the target guest with the fabrics
+# OPTIONS (",ctrl_loss_tmo=12,..."), through the fabrics device as nvme-cli
+# does (nvme-cli 2.4 has no option for fast_io_fail_tmo); the target guest
+# boots beside this one, so refused connects are retried for two minutes.
+# Then wait for the namespace.
+rig_wire_connect() {
+	local n=0
+	until echo "transport=rdma,traddr=$RIG_WIRE_TARGET,trsvcid=4420,nqn=$RIG_NQN,hostnqn=$(cat /etc/nvme/hostnqn),hostid=$(cat /etc/nvme/hostid)$1" \
+		> /dev/nvme-fabrics 2> /dev/null; do
+		n=$((n + 1))
+		[ $n -lt 60 ] || return 1
+		sleep 2
+	done
+	rig_wait 30 rig_has_ns
+}
+
 # rig_wire_wait_end - the target guest serves until the build machine says
 # the host guest has ended
 rig_wire_wait_end() {

@@ -6,31 +6,12 @@
 # completes, fio sees no error and verifies every block.
 # rig: pairs=ours/ours,stock/stock kernels=stock timeout=300
 
-wire_target() {
-	rig_load_target
-	dev=$(rig_backing ram 64)
-	rig_must "brd backing device" test -b "$dev"
-	rig_must "export $dev on $RIG_WIRE_TARGET:4420" rig_export "$dev" 1 $RIG_WIRE_TARGET
-	rig_must "the host guest ended" rig_wire_wait_end
-}
-
-# connect_when_ready - the target guest boots beside this one: connect as
-# soon as it listens
-connect_when_ready() {
-	local n=0
-	until nvme connect -t rdma -a $RIG_WIRE_TARGET -s 4420 -n $RIG_NQN \
-		-k 5 -c 1 -l 120 > /dev/null 2>&1; do
-		n=$((n + 1))
-		[ $n -lt 60 ] || return 1
-		sleep 2
-	done
-	rig_wait 30 rig_has_ns
-}
+wire_target() { rig_wire_serve; }
 
 wire_host() {
 	local ns pid t_on
 	rig_load_host
-	rig_must "connect to the target guest" connect_when_ready
+	rig_must "connect to the target guest" rig_wire_connect ",keep_alive_tmo=5,reconnect_delay=1,ctrl_loss_tmo=120"
 	ns=$(rig_nvme_ns)
 	rig_fio_load "$ns" 40 &
 	pid=$!

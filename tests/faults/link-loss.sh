@@ -8,27 +8,7 @@
 # back; the kernel's times printed.
 # rig: pairs=ours/ours,stock/stock check-pairs=ours/ours kernels=stock timeout=300
 
-wire_target() {
-	rig_load_target
-	dev=$(rig_backing ram 64)
-	rig_must "brd backing device" test -b "$dev"
-	rig_must "export $dev on $RIG_WIRE_TARGET:4420" rig_export "$dev" 1 $RIG_WIRE_TARGET
-	rig_must "the host guest ended" rig_wire_wait_end
-}
-
-# connect_when_ready - as in link-cut, with the timeouts of this scenario
-# (nvme-cli 2.4 has no option for fast_io_fail_tmo: through the fabrics
-# device, as nvme-cli does)
-connect_when_ready() {
-	local n=0
-	until echo "transport=rdma,traddr=$RIG_WIRE_TARGET,trsvcid=4420,nqn=$RIG_NQN,hostnqn=$(cat /etc/nvme/hostnqn),hostid=$(cat /etc/nvme/hostid),keep_alive_tmo=5,reconnect_delay=2,fast_io_fail_tmo=4,ctrl_loss_tmo=12" \
-		> /dev/nvme-fabrics 2> /dev/null; do
-		n=$((n + 1))
-		[ $n -lt 60 ] || return 1
-		sleep 2
-	done
-	rig_wait 30 rig_has_ns
-}
+wire_target() { rig_wire_serve; }
 
 # klog_t PATTERN - the kernel's timestamp of the first message matching
 # PATTERN
@@ -37,7 +17,7 @@ klog_t() { dmesg | awk -F'[][]' -v p="$1" '$0 ~ p { print $2 + 0; exit }'; }
 wire_host() {
 	local ns t_conn t_fail n
 	rig_load_host
-	rig_must "connect to the target guest" connect_when_ready
+	rig_must "connect to the target guest" rig_wire_connect ",keep_alive_tmo=5,reconnect_delay=2,fast_io_fail_tmo=4,ctrl_loss_tmo=12"
 	ns=$(rig_nvme_ns)
 	# its exit status in a file: a finished but unwaited job would still
 	# answer kill -0
