@@ -12,8 +12,10 @@
 # connects), so what one guest sends the other receives, and each QEMU can
 # cut its end (set_link on its monitor). A second serial port (ttyS1 in
 # the guest) of each is its control line to this script: the host guest
-# asks for a fault ("link off", "link on") and waits for "ok"; when the
-# host guest has ended, the target guest is told "end" and ends too.
+# asks for a fault and waits for "ok" -- "link off|on" (its own end),
+# "target link off|on" (the target's end), "target stop|cont" (the target
+# guest frozen and thawed); when the host guest has ended, the target guest
+# is told "end" and ends too.
 # Exit status: 0 if both guests reached their end marker, 1 otherwise.
 set -uo pipefail
 
@@ -64,13 +66,19 @@ while IFS= read -r -u "${ctl[0]}" line; do
 	line=${line%$'\r'}
 	case $line in
 	"link off"|"link on")
-		monitor host "set_link wire ${line#link }"
-		echo "RIG-PAIR $(date +%s.%N | cut -c1-14) $line" >> "$log.pair"
-		echo ok >&"${ctl[1]}" ;;
-	"") ;;
-	*) echo "RIG-PAIR unknown request '$line'" >> "$log.pair"
-	   echo "unknown" >&"${ctl[1]}" ;;
+		monitor host "set_link wire ${line#link }" ;;
+	"target link off"|"target link on")
+		monitor target "set_link wire ${line#target link }" ;;
+	"target stop"|"target cont")
+		monitor target "${line#target }" ;;
+	"") continue ;;
+	*)
+		echo "RIG-PAIR unknown request '$line'" >> "$log.pair"
+		echo unknown >&"${ctl[1]}"
+		continue ;;
 	esac
+	echo "RIG-PAIR $(date +%s.%N | cut -c1-14) $line" >> "$log.pair"
+	echo ok >&"${ctl[1]}"
 done
 wait "$host_pid"
 # the target serves until told to end: tell it, and give it time to

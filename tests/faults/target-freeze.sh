@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+# target-freeze: two guests on a wire; the target guest frozen (QEMU's
+# stop: no packet answered, its clocks stopped) for 15 s under verified fio
+# load, past the 5 s keep-alive timeout, then thawed. Expected: the host
+# notices, keeps reconnecting while the target is frozen, and reconnects by
+# itself once it is thawed (to a target that still holds the old
+# controller: the new association is a new controller); fio sees no error
+# and verifies every block. Then the target is frozen at the moment the
+# host deletes the controller: the delete ends (after the shutdown's
+# Property Set times out: admin_timeout, stock's time too), and nothing is
+# left.
+# rig: pairs=ours/ours,stock/stock check-pairs=ours/ours kernels=stock timeout=300
+
+wire_target() { rig_wire_serve; }
+
+wire_host() {
+	local ns pid t_on t_del
+	rig_load_host
+	# the admin queue takes its timeout when it is made
+	echo 15 > /sys/module/nvme_core/parameters/admin_timeout
+	rig_must "connect to the target guest" rig_wire_connect ",keep_alive_tmo=5,reconnect_delay=1,ctrl_loss_tmo=120"
+	ns=$(rig_nvme_ns)
+	rig_fio_load "$ns" 40 &
+	pid=$!
+	sleep 5
+	rig_check "target frozen" rig_wire target stop
+	sleep 15
+	rig_check "target thawed" rig_wire target cont
+	t_on=$(rig_t)
+	rig_check "the controller reconnected by itself" \
+		rig_wait 60 sh -c 'dmesg | grep -q "Successfully reconnected"'
+	rig_log "reconnected $(echo "$(rig_t) $t_on" | awk '{ printf "%.1f", $1 - $2 }') s after the target was thawed"
+	rig_check "fio verified every block through the freeze" rig_fio_done $pid
+	rig_check "controller live" sh -c 'grep -q live /sys/class/nvme/nvme*/state'
+	# a disconnect while the target cannot answer must end. Through sysfs,
+	# as nvme-cli does in the end: nvme-cli 2.4's disconnect-all first
+	# scans the topology with admin commands, each of which waits its
+	# 60 s timeout on a frozen target. The kernel's delete itself waits
+	# for the shutdown's Property Set to time out (nvme_core's
+	# admin_timeout, 60 s by default, 15 s here), with stock as with ours
+	rig_check "target frozen again" rig_wire target stop
+	t_del=$(rig_t)
+	rig_check "disconnect from a frozen target ends (admin_timeout 15 s + 15 s)" \
+		timeout 30 sh -c 'echo 1 > /sys/class/nvme/nvme0/delete_controller'
+	rig_log "the delete took $(echo "$(rig_t) $t_del" | awk '{ printf "%.1f", $1 - $2 }') s"
+	rig_check "target thawed again" rig_wire target cont
+	rig_check "no controller left" rig_wait 30 rig_no_controllers
+}
