@@ -592,6 +592,26 @@ rig_wire_connect() {
 	rig_wait 30 rig_has_ns
 }
 
+# rig_wire_outage WHAT FAULT REPAIR SECONDS - on the host guest, connected:
+# under a verified fio load, the fault asked for (rig_wire FAULT) and SECONDS
+# later its repair; the controller must reconnect by itself (how long after
+# the repair is printed), fio verify every block and the controller be live
+rig_wire_outage() {
+	local pid t_on
+	rig_fio_load "$(rig_nvme_ns)" 40 &
+	pid=$!
+	sleep 5
+	rig_check "$1: $2" rig_wire $2
+	sleep "$4"
+	rig_check "$1: $3" rig_wire $3
+	t_on=$(rig_t)
+	rig_check "the controller reconnected by itself" \
+		rig_wait 60 sh -c 'dmesg | grep -q "Successfully reconnected"'
+	rig_log "reconnected $(echo "$(rig_t) $t_on" | awk '{ printf "%.1f", $1 - $2 }') s after '$3'"
+	rig_check "fio verified every block through the $1" rig_fio_done $pid
+	rig_check "controller live" sh -c 'grep -q live /sys/class/nvme/nvme*/state'
+}
+
 # rig_wire_wait_end - the target guest serves until the build machine says
 # the host guest has ended
 rig_wire_wait_end() {
