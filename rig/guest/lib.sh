@@ -37,6 +37,9 @@ rig_log() { echo "RIG-LOG $*"; }
 # guest uptime in seconds, to see where a scenario spends its time
 rig_t() { cut -d' ' -f1 /proc/uptime; }
 
+# rig_since T0 - seconds from uptime T0 (rig_t) to now, one decimal
+rig_since() { echo "$(rig_t) $1" | awk '{ printf "%.1f", $1 - $2 }'; }
+
 rig_fail() {
 	echo "RIG-CHECK FAIL $*"
 	echo "$*" >> $RIG_FAILFILE
@@ -218,10 +221,6 @@ rig_wait() {
 # 4096) with IPv4 and IPv6 addresses, and a software RDMA device on it. rxe-hw
 # is the rig's rxe with a hardware RNIC's rules (rig/rxe-hw/rxe_hw.c).
 rig_setup_rdma() {
-	local kind=${1:-${RIG_RDMA:-rxe}}
-	# rxe needs a crc32 implementation before it loads
-	$MODPROBE -q crc32_pclmul
-	$MODPROBE -q crc32_generic
 	$MODPROBE -q ipv6
 	rig_must "load dummy" $MODPROBE dummy
 	rig_must "create d0" $IP link add d0 type dummy
@@ -229,20 +228,30 @@ rig_setup_rdma() {
 	$IP link set lo up
 	rig_must "ipv4 address" $IP addr add $RIG_IP4/24 dev d0
 	rig_must "ipv6 address" $IP -6 addr add $RIG_IP6/64 dev d0 nodad
+	rig_rdma_link "${1:-${RIG_RDMA:-rxe}}" d0
+}
+
+# rig_rdma_link KIND NETDEV - a software RDMA device of KIND (rxe, siw,
+# rxe-hw) on NETDEV; sets RIG_RDMA_DEV (rxe0, siw0, rxehw0) and
+# RIG_RDMA_TYPE, its rdma link type (rxe, siw, rxe_hw)
+rig_rdma_link() {
+	local kind=$1 dev=$2
+	# rxe needs a crc32 implementation before it loads
+	$MODPROBE -q crc32_pclmul
+	$MODPROBE -q crc32_generic
 	case $kind in
 	rxe) rig_must "load rdma_rxe" $MODPROBE rdma_rxe
-	     rig_must "rdma link add rxe0" rdma link add rxe0 type rxe netdev d0 ;;
+	     rig_must "rdma link add rxe0" rdma link add rxe0 type rxe netdev "$dev" ;;
 	siw) rig_must "load siw" $MODPROBE siw
-	     rig_must "rdma link add siw0" rdma link add siw0 type siw netdev d0 ;;
+	     rig_must "rdma link add siw0" rdma link add siw0 type siw netdev "$dev" ;;
 	rxe-hw) rig_must "load rdma_rxe_hw" $MODPROBE rdma_rxe_hw
 	     # its DMA goes through the DMA API of QEMU's pci-testdev
 	     # (rig/run-guest.sh gives rxe-hw guests one)
 	     rig_must "rxe-hw maps through the pci-testdev" \
 		sh -c 'ls /sys/bus/pci/drivers/rxe_hw_dma | grep -q "^0000:"'
-	     rig_must "rdma link add rxehw0" rdma link add rxehw0 type rxe_hw netdev d0 ;;
+	     rig_must "rdma link add rxehw0" rdma link add rxehw0 type rxe_hw netdev "$dev" ;;
 	*) rig_must "unknown rdma device '$kind'" false ;;
 	esac
-	# the device (rxe0, siw0, rxehw0) and its rdma link type (rxe, siw, rxe_hw)
 	RIG_RDMA_DEV=${kind/-/}0 RIG_RDMA_TYPE=${kind/-/_}
 }
 
@@ -537,8 +546,6 @@ rig_unload_refused() {
 rig_wire_setup() {
 	local ip=$RIG_WIRE_HOST nic
 	[ "$RIG_ROLE" = target ] && ip=$RIG_WIRE_TARGET
-	$MODPROBE -q crc32_pclmul
-	$MODPROBE -q crc32_generic
 	$MODPROBE -q ipv6
 	# virtio_pci is built in from 6.12 on
 	$MODPROBE -q virtio_pci
@@ -548,9 +555,8 @@ rig_wire_setup() {
 	$IP link set lo up
 	rig_must "$nic up" $IP link set "$nic" up
 	rig_must "$nic address $ip" $IP addr add $ip/24 dev "$nic"
-	rig_must "load rdma_rxe" $MODPROBE rdma_rxe
-	rig_must "rdma link add rxe0" rdma link add rxe0 type rxe netdev "$nic"
-	RIG_WIRE_NIC=$nic RIG_RDMA_DEV=rxe0 RIG_RDMA_TYPE=rxe
+	rig_rdma_link rxe "$nic"
+	RIG_WIRE_NIC=$nic
 	stty -F $RIG_WIRE_CTL raw -echo
 	exec 3<> $RIG_WIRE_CTL
 }
@@ -607,7 +613,7 @@ rig_wire_outage() {
 	t_on=$(rig_t)
 	rig_check "the controller reconnected by itself" \
 		rig_wait 60 sh -c 'dmesg | grep -q "Successfully reconnected"'
-	rig_log "reconnected $(echo "$(rig_t) $t_on" | awk '{ printf "%.1f", $1 - $2 }') s after '$3'"
+	rig_log "reconnected $(rig_since $t_on) s after '$3'"
 	rig_check "fio verified every block through the $1" rig_fio_done $pid
 	rig_check "controller live" sh -c 'grep -q live /sys/class/nvme/nvme*/state'
 }
