@@ -7,10 +7,14 @@
 # Usage: rig/run-pair.sh KERNEL INITRD LOG TIMEOUT_S "KERNEL ARGS"
 #   LOG is the host's console; the target's goes to LOG.target.
 #
-# The wire: each guest has a virtio NIC, joined by QEMU's socket netdev
-# over this machine's loopback (the target's QEMU listens, the host's
-# connects), so what one guest sends the other receives, and each QEMU can
-# cut its end (set_link on its monitor). A second serial port (ttyS1 in
+# The wire: each guest has a virtio NIC, joined by QEMU's socket netdev in
+# datagram mode over this machine's loopback (a UDP port each, sending to
+# the other's), so what one guest sends the other receives, a frame that
+# finds the other QEMU's socket full is lost as on a congested link, and
+# each QEMU can cut its end (set_link on its monitor). Not the stream mode:
+# a frame half written into its TCP stream when the link is cut or the
+# guest stopped is dropped and the rest of the stream is then written from
+# the wrong offset (QEMU 7.2's send_index), which kills the wire for good. A second serial port (ttyS1 in
 # the guest) of each is its control line to this script: the host guest
 # asks for a fault and waits for "ok" -- "link off|on" (its own end),
 # "target link off|on" (the target's end), "target stop|cont" (the target
@@ -24,8 +28,12 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/rig-pair.XXXXXX") || exit 1
 pids=()
 trap 'kill "${pids[@]}" 2> /dev/null; rm -rf "$dir"' EXIT
 
-# a free port on the loopback for the wire
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# two free UDP ports on the loopback, one for each end of the wire
+read -r tport hport < <(python3 -c '
+import socket
+s = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(2)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*(x.getsockname()[1] for x in s))')
 
 # guest ROLE MAC NETDEV CONSOLE - one side, in the background
 guest() {
@@ -54,11 +62,28 @@ wait_for() {
 	[ -S "$1" ]
 }
 
-guest target 52:54:00:4e:56:01 listen=127.0.0.1:$port "$log.target"
+guest target 52:54:00:4e:56:01 localaddr=127.0.0.1:$tport,udp=127.0.0.1:$hport "$log.target"
 wait_for "$dir/target.ctl" || { echo "RIG-PAIR target QEMU did not start" >> "$log"; exit 1; }
-guest host 52:54:00:4e:56:02 connect=127.0.0.1:$port "$log"
+guest host 52:54:00:4e:56:02 localaddr=127.0.0.1:$hport,udp=127.0.0.1:$tport "$log"
 host_pid=${pids[1]}
 wait_for "$dir/host.ctl" || { echo "RIG-PAIR host QEMU did not start" >> "$log"; exit 1; }
+
+# wire_drops - frames the wire lost at each end's socket (its receive
+# queue full): a figure for the scenario's log
+wire_drops() {
+	ss -uamH "( sport = :$tport or sport = :$hport )" |
+		awk -v t=":$tport" -v h=":$hport" '
+			$4 ~ t"$" { who = "target" } $4 ~ h"$" { who = "host" }
+			match($0, /,d[0-9]+\)/) { d[who] = substr($0, RSTART + 2, RLENGTH - 3) }
+			END { printf "RIG-PAIR frames lost at the host QEMU'"'"'s socket: %d, at the target'"'"'s: %d\n", d["host"], d["target"] }'
+}
+
+# the last count of them before the host's QEMU ends (and its socket)
+( while kill -0 "$host_pid" 2> /dev/null; do
+	wire_drops > "$dir/drops.new" && mv "$dir/drops.new" "$dir/drops"
+	sleep 2
+done ) &
+pids+=($!)
 
 # the host guest's requests, answered until its QEMU ends
 coproc ctl { socat -t 1 UNIX-CONNECT:"$dir/host.ctl" STDIO 2> /dev/null; }
@@ -81,6 +106,7 @@ while IFS= read -r -u "${ctl[0]}" line; do
 	echo ok >&"${ctl[1]}"
 done
 wait "$host_pid"
+cat "$dir/drops" >> "$log.pair" 2> /dev/null
 # the target serves until told to end: tell it, and give it time to
 # put itself back and dump its kernel log
 printf 'end\n' | socat -t 5 - UNIX-CONNECT:"$dir/target.ctl" > /dev/null 2>&1

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# link-flap: two guests on a wire; the host's end of the link goes down and
+# up every 300 ms for a minute under verified fio load (a flapping port or a
+# bad cable). Expected: the controller ends live, by riding the flaps out or
+# by reconnecting by itself, and fio sees no error and verifies every block.
+# A reconnect attempt whose command the flapping lost waits for it to time
+# out (nvme_core's admin_timeout, stock as ours: the target, which dropped
+# that controller when its keep-alive timeout passed, says nothing), so the
+# scenario sets admin_timeout to 15 s.
+# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock timeout=400
+
+wire_target() { rig_wire_serve; }
+
+wire_host() {
+	local pid t0 n=0
+	rig_load_host
+	# the admin queue takes its timeout when it is made
+	echo 15 > /sys/module/nvme_core/parameters/admin_timeout
+	rig_must "connect to the target guest" rig_wire_connect ",keep_alive_tmo=5,reconnect_delay=1,ctrl_loss_tmo=120"
+	rig_fio_load "$(rig_nvme_ns)" 110 &
+	pid=$!
+	sleep 5
+	t0=$(rig_t)
+	while [ "$(rig_since $t0 | cut -d. -f1)" -lt 60 ]; do
+		rig_wire link off > /dev/null || break
+		sleep 0.3
+		rig_wire link on > /dev/null || break
+		sleep 0.3
+		n=$((n + 1))
+	done
+	rig_log "$n flaps in $(rig_since $t0) s"
+	rig_check "the link flapped for a minute" test "$n" -ge 20
+	rig_check "the link is up" rig_wire link on
+	rig_check "controller live again" rig_wait 45 sh -c 'grep -q live /sys/class/nvme/nvme*/state'
+	rig_log "$(dmesg | grep -c 'Successfully reconnected') reconnects"
+	rig_check "fio verified every block through the flapping" rig_fio_done $pid
+	rig_check "controller live" sh -c 'grep -q live /sys/class/nvme/nvme*/state'
+	rig_check "disconnect" rig_disconnect
+}
