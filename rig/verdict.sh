@@ -72,6 +72,41 @@ rig_pair_verdict() {
 	if [ -z "$why" ]; then echo PASS; else echo "FAIL $why"; fi
 }
 
+# rig_figures LOG - what a fault scenario measured (its RIG-FIGURE lines,
+# host side), joined by "; "
+rig_figures() {
+	tr -d '\r' < "$1" | sed -n 's/^RIG-FIGURE //p' | paste -sd';' | sed 's/;/; /g'
+}
+
+# faults_table - reads "SCENARIO<TAB>COLUMN<TAB>VERDICT<TAB>FIGURES" rows
+# (COLUMN: kernel and pairing) and prints the markdown table of make
+# faults: a row per scenario, a column per kernel and pairing, each cell
+# PASS or FAIL, why it failed, and the figures; "-" where nothing ran.
+faults_table() {
+	awk -F'\t' '
+		!($1 in row) { row[$1] = 1; rows[++nr] = $1 }
+		!($2 in col) { col[$2] = 1; cols[++nc] = $2 }
+		{ cell[$1, $2] = $3 ($4 == "" ? "" : ": " $4) }
+		END {
+			if (!nr)
+				exit
+			printf "| scenario |"
+			for (c = 1; c <= nc; c++) printf " %s |", cols[c]
+			printf "\n|---|"
+			for (c = 1; c <= nc; c++) printf "---|"
+			printf "\n"
+			for (r = 1; r <= nr; r++) {
+				printf "| %s |", rows[r]
+				for (c = 1; c <= nc; c++) {
+					v = ((rows[r], cols[c]) in cell) ? cell[rows[r], cols[c]] : "-"
+					gsub(/\|/, "/", v)
+					printf " %s |", v
+				}
+				printf "\n"
+			}
+		}'
+}
+
 # kunit_suites - the name of every KUnit suite in kunit/*.c
 kunit_suites() {
 	awk '/^static struct kunit_suite .* = \{/ { in_suite = 1 }

@@ -33,6 +33,9 @@ RIG_WIRE_HOST=10.78.0.2
 RIG_WIRE_CTL=/dev/ttyS1
 
 rig_log() { echo "RIG-LOG $*"; }
+# rig_figure TEXT - a measurement of a fault scenario, for the table of
+# make faults (and the log)
+rig_figure() { echo "RIG-FIGURE $*"; }
 
 # guest uptime in seconds, to see where a scenario spends its time
 rig_t() { cut -d' ' -f1 /proc/uptime; }
@@ -613,7 +616,7 @@ rig_wire_outage() {
 	t_on=$(rig_t)
 	rig_check "the controller reconnected by itself" \
 		rig_wait 60 sh -c 'dmesg | grep -q "Successfully reconnected"'
-	rig_log "reconnected $(rig_since $t_on) s after '$3'"
+	rig_figure "reconnected $(rig_since $t_on) s after '$3'"
 	rig_check "fio verified every block through the $1" rig_fio_done $pid
 	rig_check "controller live" sh -c 'grep -q live /sys/class/nvme/nvme*/state'
 }

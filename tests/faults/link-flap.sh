@@ -12,7 +12,7 @@
 wire_target() { rig_wire_serve; }
 
 wire_host() {
-	local pid t0 n=0
+	local pid t0 t_up n=0
 	rig_load_host
 	# the admin queue takes its timeout when it is made
 	echo 15 > /sys/module/nvme_core/parameters/admin_timeout
@@ -28,11 +28,12 @@ wire_host() {
 		sleep 0.3
 		n=$((n + 1))
 	done
-	rig_log "$n flaps in $(rig_since $t0) s"
+	rig_figure "$n flaps in $(rig_since $t0) s"
 	rig_check "the link flapped for a minute" test "$n" -ge 20
 	rig_check "the link is up" rig_wire link on
+	t_up=$(rig_t)
 	rig_check "controller live again" rig_wait 45 sh -c 'grep -q live /sys/class/nvme/nvme*/state'
-	rig_log "$(dmesg | grep -c 'Successfully reconnected') reconnects"
+	rig_figure "live $(rig_since $t_up) s after the last flap, $(dmesg | grep -c 'Successfully reconnected') reconnects"
 	rig_check "fio verified every block through the flapping" rig_fio_done $pid
 	rig_check "controller live" sh -c 'grep -q live /sys/class/nvme/nvme*/state'
 	rig_check "disconnect" rig_disconnect

@@ -67,6 +67,24 @@ rm "$tmp/pair.log.target"
 v=$(rig_pair_verdict "$tmp/pair.log" 2> /dev/null)
 case_ "two guests: a target side with no console fails" "$([[ $v == "FAIL target guest: "* ]]; echo $?)" "$v"
 
+# make faults' table: a row per scenario, a column per kernel and pairing,
+# what a cell did not run is "-", a failure says why; figures from the log
+printf 'RIG-LOG x\r\nRIG-FIGURE reconnected 3.9 s after it\r\nRIG-FIGURE 2 | 3\r\n' > "$tmp/fig.log"
+v=$(rig_figures "$tmp/fig.log")
+case_ "fault figures: the RIG-FIGURE lines, joined" \
+	"$([ "$v" = "reconnected 3.9 s after it; 2 | 3" ]; echo $?)" "$v"
+v=$(printf '%s\t%s\t%s\t%s\n' \
+	link-cut "6.1 ours/ours" PASS "$(rig_figures "$tmp/fig.log")" \
+	link-cut "6.1 stock/stock" "FAIL host guest: it broke" "" \
+	link-flap "6.1 ours/ours" PASS "" | faults_table)
+case_ "fault table: header, a row per scenario, failures and gaps shown" "$(
+	[ "$(sed -n 1p <<<"$v")" = "| scenario | 6.1 ours/ours | 6.1 stock/stock |" ] &&
+	[ "$(sed -n 3p <<<"$v")" = "| link-cut | PASS: reconnected 3.9 s after it; 2 / 3 | FAIL host guest: it broke |" ] &&
+	[ "$(sed -n 4p <<<"$v")" = "| link-flap | PASS | - |" ] && [ "$(wc -l <<<"$v")" -eq 4 ]
+	echo $?)" "$v"
+v=$(faults_table < /dev/null)
+case_ "fault table: nothing ran, no table" "$([ -z "$v" ]; echo $?)" "$v"
+
 # build-machine tests: a skip, a test that printed nothing, a failed case
 {
 	printf 'RESULT SKIP already registered\n' | host_results 6.1 dkms-roundtrip
