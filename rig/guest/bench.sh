@@ -99,11 +99,14 @@ bench_cases() {
 
 # bench_rdma_counters - the RDMA device's counters, "NAME VALUE" a line:
 # retransmissions, RNR NAKs and sequence errors are time a QD1 or QD32 case
-# spends waiting for a timer, which icount skips to (RIG-BENCH-RDMA lines
-# print what a case changed; bench-report.py ignores them)
+# spends waiting for a timer, which icount skips to, and so are rxe-hw's
+# held SEND CQEs that no reply released (RIG-BENCH-RDMA lines print what a
+# case changed; bench-report.py ignores them)
 bench_rdma_counters() {
 	local f
-	for f in /sys/class/infiniband/$RIG_RDMA_DEV/ports/1/hw_counters/*; do
+	for f in /sys/class/infiniband/$RIG_RDMA_DEV/ports/1/hw_counters/* \
+		/sys/kernel/debug/rxe_hw/send_cqes_held \
+		/sys/kernel/debug/rxe_hw/send_cqe_holds_expired; do
 		[ -r "$f" ] && echo "${f##*/} $(cat "$f")"
 	done
 }
