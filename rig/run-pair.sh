@@ -5,7 +5,9 @@
 # host, run one fault scenario on them, save both consoles.
 #
 # Usage: rig/run-pair.sh KERNEL INITRD LOG TIMEOUT_S "KERNEL ARGS"
-#   LOG is the host's console; the target's goes to LOG.target.
+#			[TARGET_KERNEL TARGET_INITRD]
+#   LOG is the host's console; the target's goes to LOG.target. The target
+#   guest boots KERNEL too unless given its own (a pair of mixed kernels).
 #
 # The wire: each guest has a virtio NIC, joined by QEMU's socket netdev in
 # datagram mode over this machine's loopback (a UDP port each, sending to
@@ -14,16 +16,20 @@
 # each QEMU can cut its end (set_link on its monitor). Not the stream mode:
 # a frame half written into its TCP stream when the link is cut or the
 # guest stopped is dropped and the rest of the stream is then written from
-# the wrong offset (QEMU 7.2's send_index), which kills the wire for good. A second serial port (ttyS1 in
-# the guest) of each is its control line to this script: the host guest
-# asks for a fault and waits for "ok" -- "link off|on" (its own end),
-# "target link off|on" (the target's end), "target stop|cont" (the target
-# guest frozen and thawed); when the host guest has ended, the target guest
-# is told "end" and ends too.
+# the wrong offset (QEMU 7.2's send_index), which kills the wire for good.
+#
+# A second serial port (ttyS1 in the guest) of each is its control line to
+# this script: the host guest asks for a fault and waits for the answer --
+# "link off|on" (its own end), "target link off|on" (the target's end),
+# "target stop|cont" (the target guest frozen and thawed by QEMU), "target
+# port off|on", "target ns off|on" (passed on to the target guest, which
+# does it and answers); when the host guest has ended, the target guest is
+# told "end" and ends too.
 # Exit status: 0 if both guests reached their end marker, 1 otherwise.
 set -uo pipefail
 
 kernel=$1 initrd=$2 log=$3 tmo=$4 append=$5
+t_kernel=${6:-$kernel} t_initrd=${7:-$initrd}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rig-pair.XXXXXX") || exit 1
 pids=()
 trap 'kill "${pids[@]}" 2> /dev/null; rm -rf "$dir"' EXIT
@@ -35,7 +41,7 @@ s = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(2)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*(x.getsockname()[1] for x in s))')
 
-# guest ROLE MAC NETDEV CONSOLE - one side, in the background
+# guest ROLE MAC NETDEV CONSOLE KERNEL INITRD - one side, in the background
 guest() {
 	timeout --foreground -k 10 "$tmo" \
 		qemu-system-x86_64 -machine q35 -accel tcg -cpu max,la57=off,erms=off,fsrm=off -m 2048 \
@@ -44,7 +50,7 @@ guest() {
 		-device isa-serial,chardev=ctl \
 		-monitor unix:"$dir/$1.mon",server=on,wait=off \
 		-netdev socket,id=wire,"$3" -device virtio-net-pci,netdev=wire,mac="$2" \
-		-kernel "$kernel" -initrd "$initrd" \
+		-kernel "$5" -initrd "$6" \
 		-append "console=ttyS0 panic=-1 loglevel=4 $append rig.role=$1" \
 		< /dev/null > "$4" 2>&1 &
 	pids+=($!)
@@ -62,9 +68,11 @@ wait_for() {
 	[ -S "$1" ]
 }
 
-guest target 52:54:00:4e:56:01 localaddr=127.0.0.1:$tport,udp=127.0.0.1:$hport "$log.target"
+guest target 52:54:00:4e:56:01 localaddr=127.0.0.1:$tport,udp=127.0.0.1:$hport "$log.target" \
+	"$t_kernel" "$t_initrd"
 wait_for "$dir/target.ctl" || { echo "RIG-PAIR target QEMU did not start" >> "$log"; exit 1; }
-guest host 52:54:00:4e:56:02 localaddr=127.0.0.1:$hport,udp=127.0.0.1:$tport "$log"
+guest host 52:54:00:4e:56:02 localaddr=127.0.0.1:$hport,udp=127.0.0.1:$tport "$log" \
+	"$kernel" "$initrd"
 host_pid=${pids[1]}
 wait_for "$dir/host.ctl" || { echo "RIG-PAIR host QEMU did not start" >> "$log"; exit 1; }
 
@@ -85,10 +93,27 @@ wire_drops() {
 done ) &
 pids+=($!)
 
+# the target guest's control line, open for the whole run: fd 7 to it,
+# fd 8 from it (two FIFOs and a socat; each open waits for the other end)
+mkfifo "$dir/to-target" "$dir/from-target"
+socat -t 5 UNIX-CONNECT:"$dir/target.ctl" STDIO \
+	< "$dir/to-target" > "$dir/from-target" 2> /dev/null &
+pids+=($!)
+exec 7> "$dir/to-target" 8< "$dir/from-target"
+
+# target_does REQUEST - pass a request on to the target guest; its answer
+target_does() {
+	local reply=
+	printf '%s\n' "$1" >&7
+	read -r -t 60 -u 8 reply
+	printf '%s\n' "${reply%$'\r'}"
+}
+
 # the host guest's requests, answered until its QEMU ends
 coproc ctl { socat -t 1 UNIX-CONNECT:"$dir/host.ctl" STDIO 2> /dev/null; }
 while IFS= read -r -u "${ctl[0]}" line; do
 	line=${line%$'\r'}
+	reply=ok
 	case $line in
 	"link off"|"link on")
 		monitor host "set_link wire ${line#link }" ;;
@@ -96,20 +121,21 @@ while IFS= read -r -u "${ctl[0]}" line; do
 		monitor target "set_link wire ${line#target link }" ;;
 	"target stop"|"target cont")
 		monitor target "${line#target }" ;;
+	"target port off"|"target port on"|"target ns off"|"target ns on")
+		reply=$(target_does "${line#target }") ;;
 	"") continue ;;
 	*)
-		echo "RIG-PAIR unknown request '$line'" >> "$log.pair"
-		echo unknown >&"${ctl[1]}"
-		continue ;;
+		reply=unknown ;;
 	esac
-	echo "RIG-PAIR $(date +%s.%N | cut -c1-14) $line" >> "$log.pair"
-	echo ok >&"${ctl[1]}"
+	echo "RIG-PAIR $(date +%s.%N | cut -c1-14) $line: ${reply:-no answer}" >> "$log.pair"
+	echo "${reply:-no answer}" >&"${ctl[1]}"
 done
 wait "$host_pid"
 cat "$dir/drops" >> "$log.pair" 2> /dev/null
 # the target serves until told to end: tell it, and give it time to
 # put itself back and dump its kernel log
-printf 'end\n' | socat -t 5 - UNIX-CONNECT:"$dir/target.ctl" > /dev/null 2>&1
+printf 'end\n' >&7
+exec 7>&-
 wait "${pids[0]}"
 [ -e "$log.pair" ] && cat "$log.pair" >> "$log"
 grep -q '^RIG-END' "$log" && grep -q '^RIG-END' "$log.target"

@@ -4,7 +4,7 @@
 # ctrl_loss_tmo, under a verified fio load. Expected: the host's controller
 # reconnects by itself once the link is back, the I/O held during the cut
 # completes, fio sees no error and verifies every block.
-# rig: pairs=ours/ours,stock/stock check-pairs=ours/ours kernels=stock timeout=300
+# rig: pairs=ours/ours,stock/stock check-pairs=ours/ours mixed-kernels=ours/ours,stock/stock kernels=stock timeout=300
 
 wire_target() { rig_wire_serve; }
 

@@ -9,7 +9,7 @@
 # host deletes the controller: the delete ends (after the shutdown's
 # Property Set times out: admin_timeout, stock's time too), and nothing is
 # left.
-# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock timeout=300
+# rig: pairs=ours/ours,stock/stock check-pairs=none mixed-kernels=ours/ours kernels=stock timeout=300
 
 wire_target() { rig_wire_serve; }
 
