@@ -16,6 +16,8 @@ INSMOD=/sbin/insmod
 RMMOD=/sbin/rmmod
 MODINFO=/sbin/modinfo
 IP=/usr/sbin/ip
+# iproute2's (busybox's tc, first on PATH, has no netem and no replace)
+TC=/usr/sbin/tc
 NVMET_CFS=/sys/kernel/config/nvmet
 # fio's terse output, read back by rig_fio_verify
 RIG_FIO_OUT=/tmp/fio.out
@@ -621,12 +623,35 @@ rig_wire_outage() {
 	rig_check "controller live" sh -c 'grep -q live /sys/class/nvme/nvme*/state'
 }
 
+# rig_wire_do REQUEST - on the target guest, what the host guest asked of it
+# (rig_wire "target REQUEST", forwarded by run-pair.sh): "port off|on" (the
+# subsystem unlinked from port 1 and linked again: the port disabled and
+# enabled), "ns off|on" (namespace 1 disabled and enabled)
+rig_wire_do() {
+	local sub=$NVMET_CFS/subsystems/$RIG_NQN
+	case $1 in
+	"port off") rm "$NVMET_CFS/ports/1/subsystems/$RIG_NQN" ;;
+	"port on") ln -s "$sub" "$NVMET_CFS/ports/1/subsystems/$RIG_NQN" ;;
+	"ns off") echo 0 > "$sub/namespaces/1/enable" ;;
+	"ns on") echo 1 > "$sub/namespaces/1/enable" ;;
+	*) return 1 ;;
+	esac
+}
+
 # rig_wire_wait_end - the target guest serves until the build machine says
-# the host guest has ended
+# the host guest has ended, carrying out the host guest's requests
+# meanwhile (rig_wire_do), each answered "ok" or "failed"
 rig_wire_wait_end() {
 	local line=
 	while read -r line <&3; do
 		[ "$line" = end ] && return 0
+		if rig_wire_do "$line"; then
+			rig_log "wire: did '$line' at t=$(rig_t)"
+			echo ok >&3
+		else
+			rig_log "wire: '$line' failed"
+			echo failed >&3
+		fi
 	done
 	return 1
 }
