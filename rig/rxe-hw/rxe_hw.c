@@ -202,8 +202,10 @@ MODULE_PARM_DESC(error_send_in,
 static struct dentry *rxe_hw_debugfs;
 static atomic_t sq_full_refusals;
 static atomic_t send_cqes_held;
-/* held SEND CQEs that no reply released: their timer did (time a bench
- * case spends idle under icount) */
+/*
+ * held SEND CQEs that no reply released: their timer did (time a bench
+ * case spends idle under icount)
+ */
 static atomic_t send_cqe_holds_expired;
 static atomic_t cq_events_delayed;
 static atomic_t chains_seen[RXE_HW_CHAIN_KINDS];
