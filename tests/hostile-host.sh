@@ -12,13 +12,15 @@
 # Get/Set and Connect on the I/O queue; a Connect for another qid than the
 # RDMA CM private data named, and CM hsqsize different from the Connect's
 # sqsize; a write through a stale rkey (the target's RDMA READ fails; not
-# on siw, where that ends nothing); a
-# write of MDTS cut off (disconnect, MR deregistration) while the target
-# reads its data; an admin queue of 2 entries held by two AERs, then 8
-# more commands with RNR retry 0 (a real overrun); 200 reads with Segment
-# and Last Segment SGL descriptors (the log must be rate limited); 500
-# refused commands and then 32 reads of MDTS at once on a send queue too
-# small for them all (the refused commands' credits must balance). Each
+# on siw, where that ends nothing); a write of MDTS cut off (disconnect, MR
+# deregistration) while the target reads its data (at least one cut before
+# the response, or the case tested nothing; rxe's deregistration waits for
+# a READ it serves, so a READ it fails is one that had not begun); an
+# admin queue of 2 entries held by two AERs, then 8 more commands with RNR
+# retry 0 (a real overrun); 200 reads with Segment and Last Segment SGL
+# descriptors (the log must be rate limited); 500 refused commands and
+# then 32 reads of MDTS at once on a send queue too small for them all
+# (the refused commands' credits must balance). Each
 # must get the exact RDMA CM reject status or NVMe status (or the
 # connection end where that is the answer), with a log line saying why
 # where the target writes one; a well-formed capsule from the same tool

@@ -90,8 +90,9 @@
  *                   MDTS, and once its SEND is acknowledged (0 to 1 ms
  *                   later) the data's region deregistered (odd rounds) and
  *                   both queues disconnected        -> nothing to answer:
- *                   the rounds complete; the scenario checks the target
- *                   still serves
+ *                   the rounds complete, at least one cut before the
+ *                   response (or the case tested nothing); the scenario
+ *                   checks the target still serves
  *   rnr-off         an admin queue of 2 entries whose queue pair does not
  *                   retry receiver-not-ready (brought up by hand: the CM
  *                   gives the active side the passive side's count), two
@@ -122,6 +123,7 @@
  */
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1256,16 +1258,90 @@ static int bad_rkey_write(const char *addr, const char *port,
 	return got != -1;
 }
 
+/* how a disconnect-in-read round's cut met the write: the child's exit status */
+enum cut_met {
+	CUT_AFTER_ANSWER = 0,	/* the response came first: nothing was left */
+	CUT_UNANSWERED = 10,	/* the target still served the write */
+	CUT_READ_FAILED = 11,	/* ... and its RDMA READ met the deregistration */
+};
+
+/* a response on C already polled? (without waiting) */
+static bool answered_yet(struct conn *c)
+{
+	struct ibv_wc wc;
+	int n;
+
+	while ((n = ibv_poll_cq(c->cq, 1, &wc)) > 0)
+		if (wc.status == IBV_WC_SUCCESS && (wc.opcode & IBV_WC_RECV))
+			return true;
+	return false;
+}
+
+/*
+ * After the data's region was deregistered under an unanswered write: for
+ * up to 2 s, what followed, printed. An error status, a failed work request
+ * (rxe: our receive flushed) or the target ending the queue (siw) say its
+ * RDMA READ met the deregistered region; a successful response says the
+ * READ had ended before. rxe's deregistration waits for a READ it is
+ * serving (the responder holds the region), so there a READ fails only if
+ * it had not begun.
+ */
+static enum cut_met after_dereg(struct conn *c, int round)
+{
+	double t0 = now(), deadline = t0 + 2;
+	struct rdma_cm_event *ev;
+	struct ibv_wc wc;
+	uint16_t sts;
+	int n;
+
+	if (fcntl(c->ec->fd, F_SETFL, fcntl(c->ec->fd, F_GETFL) | O_NONBLOCK))
+		die("fcntl");
+	while (now() < deadline) {
+		n = ibv_poll_cq(c->cq, 1, &wc);
+		if (n < 0)
+			die("ibv_poll_cq");
+		if (n && wc.status != IBV_WC_SUCCESS) {
+			printf("round %d: deregistered before the response; %.1f ms later a work request failed: %s\n",
+			       round, (now() - t0) * 1e3,
+			       ibv_wc_status_str(wc.status));
+			return CUT_READ_FAILED;
+		}
+		if (n && (wc.opcode & IBV_WC_RECV)) {
+			memcpy(&sts, c->rsps[0] + 14, 2);
+			sts = le16toh(sts) >> 1;
+			printf("round %d: deregistered before the response; %.1f ms later the response, status %#x\n",
+			       round, (now() - t0) * 1e3, sts);
+			return sts ? CUT_READ_FAILED : CUT_UNANSWERED;
+		}
+		if (!rdma_get_cm_event(c->ec, &ev)) {
+			enum rdma_cm_event_type type = ev->event;
+
+			rdma_ack_cm_event(ev);
+			printf("round %d: deregistered before the response; %.1f ms later %s\n",
+			       round, (now() - t0) * 1e3, rdma_event_str(type));
+			if (type == RDMA_CM_EVENT_DISCONNECTED)
+				return CUT_READ_FAILED;
+		}
+		cq_idle();
+	}
+	printf("round %d: deregistered before the response; nothing in 2 s\n",
+	       round);
+	return CUT_UNANSWERED;
+}
+
 /*
  * A write of MDTS, and once its SEND is acknowledged (the target has the
  * command; its RDMA READ follows) and then 0-1 ms later, the data's region
  * deregistered (odd rounds) and both queues disconnected. Each round in a
- * process of its own, which exits without cleaning up.
+ * process of its own, which exits without cleaning up. A case whose cuts
+ * all came after the response would test nothing: at least one must come
+ * before it. How many did, and how many deregistrations failed the
+ * target's READ, is printed.
  */
 static int disconnect_in_read(const char *addr, const char *port,
 			      const char *subnqn)
 {
-	int i, bad = 0;
+	int i, bad = 0, unanswered = 0, read_failed = 0;
 
 	for (i = 0; i < 8; i++) {
 		pid_t pid = fork();
@@ -1274,7 +1350,9 @@ static int disconnect_in_read(const char *addr, const char *port,
 		if (pid < 0)
 			die("fork");
 		if (!pid) {
+			enum cut_met met = CUT_UNANSWERED;
 			struct conn a, io;
+			bool answered = false;
 			struct ibv_wc wc;
 			int n;
 
@@ -1285,28 +1363,45 @@ static int disconnect_in_read(const char *addr, const char *port,
 			if (conn_post(&io, 1))
 				die("post");
 			/* the SEND's completion (a response may come first) */
-			do {
+			for (;;) {
 				n = ibv_poll_cq(io.cq, 1, &wc);
-			} while (!n || (n > 0 && wc.status == IBV_WC_SUCCESS &&
-					(wc.opcode & IBV_WC_RECV)));
-			if (n < 0 || wc.status != IBV_WC_SUCCESS)
-				_exit(3);
+				if (n < 0 || (n && wc.status != IBV_WC_SUCCESS))
+					_exit(3);
+				if (n && !(wc.opcode & IBV_WC_RECV))
+					break;
+				answered |= n > 0;
+			}
 			usleep(i / 2 * 333);
-			if ((i & 1) && ibv_dereg_mr(io.data_mr))
-				die("ibv_dereg_mr");
+			answered = answered || answered_yet(&io);
+			if (i & 1) {
+				if (ibv_dereg_mr(io.data_mr))
+					die("ibv_dereg_mr");
+				if (!answered)
+					met = after_dereg(&io, i);
+			}
+			if (answered)
+				printf("round %d: the response came first\n", i);
+			fflush(stdout);
 			rdma_disconnect(io.id);
 			rdma_disconnect(a.id);
-			_exit(0);
+			_exit(answered ? CUT_AFTER_ANSWER : met);
 		}
 		if (waitpid(pid, &ws, 0) < 0)
 			die("waitpid");
-		if (!WIFEXITED(ws) || WEXITSTATUS(ws)) {
+		if (WIFEXITED(ws) && WEXITSTATUS(ws) == CUT_READ_FAILED) {
+			read_failed++;
+			unanswered++;
+		} else if (WIFEXITED(ws) && WEXITSTATUS(ws) == CUT_UNANSWERED) {
+			unanswered++;
+		} else if (!WIFEXITED(ws) || WEXITSTATUS(ws)) {
 			printf("round %d: exit status %#x\n", i, ws);
 			bad++;
 		}
 	}
-	printf("%s: 8 writes of MDTS cut off while the target reads their data (%d rounds went wrong)\n",
-	       bad ? "FAIL" : "ok", bad);
+	if (!unanswered)
+		bad++;
+	printf("%s: 8 writes of MDTS cut off while the target reads their data: %d cuts before the response, %d of 4 deregistrations failed the target's RDMA READ (%d rounds went wrong)\n",
+	       bad ? "FAIL" : "ok", unanswered, read_failed, bad);
 	return !!bad;
 }
 
