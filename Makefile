@@ -40,7 +40,7 @@ KBUILD_ARGS = -C $(KDIR) M=$(BUILD) W=$(W) C=$(C) \
 SOURCES := Kbuild $(wildcard host/* target/* common/* compat/*.h kunit/*)
 
 .PHONY: all modules prepare install uninstall dkms-install dkms-remove \
-	kunit-modules check faults demo bench bench-insn clean style
+	kunit-modules check faults demo bench bench-insn clean style deb
 
 all: modules
 
@@ -78,6 +78,10 @@ dkms-install:
 
 dkms-remove:
 	$(ROOT)/scripts/dkms.sh remove $(KVER)
+
+# the Debian package: sources for DKMS, installed with apt-get install ./FILE
+deb:
+	@$(ROOT)/scripts/deb.sh
 
 check:
 	@$(ROOT)/tests/run

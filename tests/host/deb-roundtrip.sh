@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# rig: once
+#
+# deb-roundtrip: the Debian way to install. `make deb` builds
+# nvmeof-rdma-dkms_<version>_all.deb; `apt-get install ./FILE.deb` must
+# have DKMS build and install both modules for every Debian kernel here
+# (modprobe resolves nvme-rdma and the nvmet RDMA transport alias to
+# updates/dkms/, with our version and description); `apt-get remove` must
+# bring the in-tree modules back for each. On the build machine: no module
+# is loaded, only modprobe's resolution is checked (-S KVER).
+#
+# Usage: tests/host/deb-roundtrip.sh -    prints CASE PASS|FAIL lines
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+. scripts/lib.sh
+
+resolve() { /sbin/modprobe -S "$1" --show-depends "$2" 2>/dev/null | tail -1 | awk '{ print $2 }'; }
+case_() { echo "CASE $1 $2${3:+ -- $3}"; }
+log=/tmp/deb-roundtrip.log
+remove() { DEBIAN_FRONTEND=noninteractive apt-get remove -y nvmeof-rdma-dkms >> "$log" 2>&1; }
+
+# beside an install of the user's it would replace or remove theirs: a
+# failure to test, said as one
+if dkms status nvmeof-rdma 2>/dev/null | grep -q . || dpkg -s nvmeof-rdma-dkms > /dev/null 2>&1; then
+	case_ FAIL "deb: not tested" "nvmeof-rdma is already installed here ($(dkms status nvmeof-rdma | head -1)); remove it first"
+	exit 0
+fi
+want=$(scripts/version.sh)
+: > "$log"
+if ! deb=$(scripts/deb.sh 2>> "$log"); then
+	case_ FAIL "deb: make deb" "log: $log"
+	exit 0
+fi
+case_ PASS "deb: make deb built $(basename "$deb")"
+if ! DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb" >> "$log" 2>&1; then
+	case_ FAIL "deb: apt-get install" "log: $log"
+	remove
+	exit 0
+fi
+for kver in $(debian_kvers); do
+	why=
+	for m in nvme-rdma nvmet-transport-1; do
+		p=$(resolve "$kver" "$m")
+		case $p in
+		*/updates/dkms/*) ;;
+		*) why="modprobe $m resolves to '$p', not updates/dkms/"; break ;;
+		esac
+		modinfo -F description "$p" | grep -q '^nvmeof-rdma ' ||
+			{ why="$p does not describe itself as nvmeof-rdma"; break; }
+		[ "$(modinfo -F version "$p")" = "$want" ] ||
+			{ why="$p has version '$(modinfo -F version "$p")', expected $want"; break; }
+	done
+	if [ -z "$why" ]; then
+		case_ PASS "deb: installed, modprobe picks ours [$kver]"
+	else
+		case_ FAIL "deb: installed, modprobe picks ours [$kver]" "$why (log: $log)"
+	fi
+done
+if ! remove; then
+	case_ FAIL "deb: apt-get remove" "log: $log"
+	exit 0
+fi
+for kver in $(debian_kvers); do
+	why=
+	for m in nvme-rdma nvmet-transport-1; do
+		p=$(resolve "$kver" "$m")
+		case $p in
+		*/kernel/drivers/nvme/*) ;;
+		*) why="modprobe $m resolves to '$p', not the in-tree module"; break ;;
+		esac
+	done
+	if [ -z "$why" ]; then
+		case_ PASS "deb: removed, stock is back [$kver]"
+	else
+		case_ FAIL "deb: removed, stock is back [$kver]" "$why"
+	fi
+done
+if dkms status nvmeof-rdma 2>/dev/null | grep -q .; then
+	case_ FAIL "deb: removed, nothing left in DKMS" "$(dkms status nvmeof-rdma | head -1)"
+else
+	case_ PASS "deb: removed, nothing left in DKMS"
+fi
