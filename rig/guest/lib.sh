@@ -584,6 +584,7 @@ rig_wire_serve() {
 	dev=$(rig_backing ram 64)
 	rig_must "brd backing device" test -b "$dev"
 	rig_must "export $dev on $RIG_WIRE_TARGET:4420" rig_export "$dev" 1 $RIG_WIRE_TARGET
+	RIG_WIRE_DEV=$dev
 	rig_must "the host guest ended" rig_wire_wait_end
 }
 
@@ -603,6 +604,9 @@ rig_wire_connect() {
 	rig_wait 30 rig_has_ns
 }
 
+# rig_reconnected - has a controller reconnected by itself (for rig_wait)?
+rig_reconnected() { dmesg | grep -q "Successfully reconnected"; }
+
 # rig_wire_outage WHAT FAULT REPAIR SECONDS - on the host guest, connected:
 # under a verified fio load, the fault asked for (rig_wire FAULT) and SECONDS
 # later its repair; the controller must reconnect by itself (how long after
@@ -616,17 +620,37 @@ rig_wire_outage() {
 	sleep "$4"
 	rig_check "$1: $3" rig_wire $3
 	t_on=$(rig_t)
-	rig_check "the controller reconnected by itself" \
-		rig_wait 60 sh -c 'dmesg | grep -q "Successfully reconnected"'
-	rig_figure "reconnected $(rig_since $t_on) s after '$3'"
+	rig_check "the controller reconnected by itself" rig_wait 60 rig_reconnected &&
+		rig_figure "reconnected $(rig_since $t_on) s after '$3'"
 	rig_check "fio verified every block through the $1" rig_fio_done $pid
 	rig_check "controller live" sh -c 'grep -q live /sys/class/nvme/nvme*/state'
+}
+
+# rig_wire_restart - the target guest's whole stack unloaded and set up
+# again as a rebooted target restores its saved configuration: the same
+# subsystem serial number and namespace identifiers (nvmet makes up new
+# ones for a new subsystem and namespace, and a host that sees a
+# namespace's identifiers change drops it), the same export
+rig_wire_restart() {
+	local sub=$NVMET_CFS/subsystems/$RIG_NQN serial uuid nguid
+	serial=$(cat "$sub/attr_serial") && uuid=$(cat "$sub/namespaces/1/device_uuid") &&
+		nguid=$(cat "$sub/namespaces/1/device_nguid") || return 1
+	rig_unexport && $RMMOD nvmet_rdma nvmet && rig_load_target && $MODPROBE nvmet &&
+		mkdir "$sub" && echo 1 > "$sub/attr_allow_any_host" &&
+		echo "$serial" > "$sub/attr_serial" && mkdir "$sub/namespaces/1" &&
+		printf '%s' "$RIG_WIRE_DEV" > "$sub/namespaces/1/device_path" &&
+		echo "$uuid" > "$sub/namespaces/1/device_uuid" &&
+		echo "$nguid" > "$sub/namespaces/1/device_nguid" &&
+		echo 1 > "$sub/namespaces/1/enable" &&
+		rig_export "$RIG_WIRE_DEV" 1 $RIG_WIRE_TARGET
 }
 
 # rig_wire_do REQUEST - on the target guest, what the host guest asked of it
 # (rig_wire "target REQUEST", forwarded by run-pair.sh): "port off|on" (the
 # subsystem unlinked from port 1 and linked again: the port disabled and
-# enabled), "ns off|on" (namespace 1 disabled and enabled)
+# enabled), "ns off|on" (namespace 1 disabled and enabled), "restart" (a
+# target rebooted: rig_wire_restart), "rdma off|on" (its RDMA device
+# removed and added again)
 rig_wire_do() {
 	local sub=$NVMET_CFS/subsystems/$RIG_NQN
 	case $1 in
@@ -634,6 +658,9 @@ rig_wire_do() {
 	"port on") ln -s "$sub" "$NVMET_CFS/ports/1/subsystems/$RIG_NQN" ;;
 	"ns off") echo 0 > "$sub/namespaces/1/enable" ;;
 	"ns on") echo 1 > "$sub/namespaces/1/enable" ;;
+	restart) rig_wire_restart ;;
+	"rdma off") rdma link delete "$RIG_RDMA_DEV" ;;
+	"rdma on") rdma link add "$RIG_RDMA_DEV" type "$RIG_RDMA_TYPE" netdev "$RIG_WIRE_NIC" ;;
 	*) return 1 ;;
 	esac
 }

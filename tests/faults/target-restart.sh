@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# target-restart: two guests on a wire; under the host's verified fio load
+# the target's whole stack goes and comes back on the target guest -- the
+# export removed, nvmet-rdma and nvmet unloaded, loaded again and the same
+# namespace exported at the same address (a target rebooted: a new nvmet
+# instance, which knows nothing of the host's controller). Expected: the
+# host notices, is refused while the target is down, reconnects by itself
+# to the new instance, and fio sees no error and verifies every block (the
+# backing ramdisk stays, as a real target's disk would).
+# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock timeout=300
+
+wire_target() { rig_wire_serve; }
+
+wire_host() {
+	local pid t0
+	rig_load_host
+	rig_must "connect to the target guest" rig_wire_connect ",keep_alive_tmo=5,reconnect_delay=1,ctrl_loss_tmo=120"
+	rig_fio_load "$(rig_nvme_ns)" 40 &
+	pid=$!
+	sleep 5
+	rig_check "target restarted" rig_wire target restart
+	t0=$(rig_t)
+	rig_check "the controller reconnected by itself" rig_wait 60 rig_reconnected &&
+		rig_figure "reconnected $(rig_since $t0) s after the restart"
+	rig_check "fio verified every block through the restart" rig_fio_done $pid
+	rig_check "controller live" sh -c 'grep -q live /sys/class/nvme/nvme*/state'
+	rig_check "disconnect" rig_disconnect
+}
