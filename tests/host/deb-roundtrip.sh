@@ -21,6 +21,35 @@ case_() { echo "CASE $1 $2${3:+ -- $3}"; }
 log=/tmp/deb-roundtrip.log
 remove() { DEBIAN_FRONTEND=noninteractive apt-get remove -y nvmeof-rdma-dkms >> "$log" 2>&1; }
 
+# picks ours|stock NAME - a CASE "NAME [KVER]" for each Debian kernel: does
+# modprobe resolve nvme-rdma and the nvmet RDMA transport alias to ours
+# (updates/dkms/, our description and version) or to the in-tree modules?
+picks() {
+	local kver m p why
+	for kver in $(debian_kvers); do
+		why=
+		for m in nvme-rdma nvmet-transport-1; do
+			p=$(resolve "$kver" "$m")
+			if [ "$1" = stock ]; then
+				case $p in */kernel/drivers/nvme/*) continue ;; esac
+				why="modprobe $m resolves to '$p', not the in-tree module"
+			else
+				case $p in */updates/dkms/*) ;; *) why="modprobe $m resolves to '$p', not updates/dkms/" ;; esac
+				[ -n "$why" ] || modinfo -F description "$p" | grep -q '^nvmeof-rdma ' ||
+					why="$p does not describe itself as nvmeof-rdma"
+				[ -n "$why" ] || [ "$(modinfo -F version "$p")" = "$want" ] ||
+					why="$p has version '$(modinfo -F version "$p")', expected $want"
+			fi
+			[ -z "$why" ] || break
+		done
+		if [ -z "$why" ]; then
+			case_ PASS "deb: $2 [$kver]"
+		else
+			case_ FAIL "deb: $2 [$kver]" "$why (log: $log)"
+		fi
+	done
+}
+
 # beside an install of the user's it would replace or remove theirs: a
 # failure to test, said as one
 if dkms status nvmeof-rdma 2>/dev/null | grep -q . || dpkg -s nvmeof-rdma-dkms > /dev/null 2>&1; then
@@ -39,44 +68,12 @@ if ! DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb" >> "$log" 2>&1; th
 	remove
 	exit 0
 fi
-for kver in $(debian_kvers); do
-	why=
-	for m in nvme-rdma nvmet-transport-1; do
-		p=$(resolve "$kver" "$m")
-		case $p in
-		*/updates/dkms/*) ;;
-		*) why="modprobe $m resolves to '$p', not updates/dkms/"; break ;;
-		esac
-		modinfo -F description "$p" | grep -q '^nvmeof-rdma ' ||
-			{ why="$p does not describe itself as nvmeof-rdma"; break; }
-		[ "$(modinfo -F version "$p")" = "$want" ] ||
-			{ why="$p has version '$(modinfo -F version "$p")', expected $want"; break; }
-	done
-	if [ -z "$why" ]; then
-		case_ PASS "deb: installed, modprobe picks ours [$kver]"
-	else
-		case_ FAIL "deb: installed, modprobe picks ours [$kver]" "$why (log: $log)"
-	fi
-done
+picks ours "installed, modprobe picks ours"
 if ! remove; then
 	case_ FAIL "deb: apt-get remove" "log: $log"
 	exit 0
 fi
-for kver in $(debian_kvers); do
-	why=
-	for m in nvme-rdma nvmet-transport-1; do
-		p=$(resolve "$kver" "$m")
-		case $p in
-		*/kernel/drivers/nvme/*) ;;
-		*) why="modprobe $m resolves to '$p', not the in-tree module"; break ;;
-		esac
-	done
-	if [ -z "$why" ]; then
-		case_ PASS "deb: removed, stock is back [$kver]"
-	else
-		case_ FAIL "deb: removed, stock is back [$kver]" "$why"
-	fi
-done
+picks stock "removed, stock is back"
 if dkms status nvmeof-rdma 2>/dev/null | grep -q .; then
 	case_ FAIL "deb: removed, nothing left in DKMS" "$(dkms status nvmeof-rdma | head -1)"
 else
