@@ -604,8 +604,25 @@ rig_wire_connect() {
 	rig_wait 30 rig_has_ns
 }
 
-# rig_reconnected - has a controller reconnected by itself (for rig_wait)?
-rig_reconnected() { dmesg | grep -q "Successfully reconnected"; }
+# rig_reconnects - how many times a controller reconnected by itself;
+# rig_reconnected - has one (for rig_wait)?
+rig_reconnects() { dmesg | grep -c "Successfully reconnected"; }
+rig_reconnected() { [ "$(rig_reconnects)" -gt 0 ]; }
+
+# rig_ctrl_live - is a controller live (for rig_wait)?
+rig_ctrl_live() { grep -q live /sys/class/nvme/nvme*/state; }
+
+# rig_fio_bg DEV SECS [BS [FIO OPTIONS...]] - rig_fio_load in the
+# background, its exit status in /tmp/fio.rc once it ends; rig_fio_failed -
+# check that it ended within 60 s, and with an error (failed, not hung)
+rig_fio_bg() {
+	rm -f /tmp/fio.rc
+	( rig_fio_load "$@"; echo $? > /tmp/fio.rc ) &
+}
+rig_fio_failed() {
+	rig_check "fio ended" rig_wait 60 test -s /tmp/fio.rc
+	rig_check "fio ended with an error" test "$(cat /tmp/fio.rc)" != 0
+}
 
 # rig_wire_outage WHAT FAULT REPAIR SECONDS - on the host guest, connected:
 # under a verified fio load, the fault asked for (rig_wire FAULT) and SECONDS
@@ -623,7 +640,7 @@ rig_wire_outage() {
 	rig_check "the controller reconnected by itself" rig_wait 60 rig_reconnected &&
 		rig_figure "reconnected $(rig_since $t_on) s after '$3'"
 	rig_check "fio verified every block through the $1" rig_fio_done $pid
-	rig_check "controller live" sh -c 'grep -q live /sys/class/nvme/nvme*/state'
+	rig_check "controller live" rig_ctrl_live
 }
 
 # rig_wire_restart - the target guest's whole stack unloaded and set up

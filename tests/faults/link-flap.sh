@@ -32,9 +32,9 @@ wire_host() {
 	rig_check "the link flapped for a minute" test "$n" -ge 20
 	rig_check "the link is up" rig_wire link on
 	t_up=$(rig_t)
-	rig_check "controller live again" rig_wait 45 sh -c 'grep -q live /sys/class/nvme/nvme*/state'
-	rig_figure "live $(rig_since $t_up) s after the last flap, $(dmesg | grep -c 'Successfully reconnected') reconnects"
+	rig_check "controller live again" rig_wait 45 rig_ctrl_live
+	rig_figure "live $(rig_since $t_up) s after the last flap, $(rig_reconnects) reconnects"
 	rig_check "fio verified every block through the flapping" rig_fio_done $pid
-	rig_check "controller live" sh -c 'grep -q live /sys/class/nvme/nvme*/state'
+	rig_check "controller live" rig_ctrl_live
 	rig_check "disconnect" rig_disconnect
 }

@@ -21,11 +21,10 @@ wire_host() {
 	ns=$(rig_nvme_ns)
 	# its exit status in a file: a finished but unwaited job would still
 	# answer kill -0
-	( rig_fio_load "$ns" 120; echo $? > /tmp/fio.rc ) &
+	rig_fio_bg "$ns" 120
 	sleep 5
 	rig_must "link cut" rig_wire link off
-	rig_check "fio ended" rig_wait 60 test -s /tmp/fio.rc
-	rig_check "fio ended with an error" test "$(cat /tmp/fio.rc)" != 0
+	rig_fio_failed
 	# fast_io_fail_tmo counts from the controller's move to CONNECTING
 	# (the first "Reconnecting in"), after error recovery's teardown
 	t_conn=$(klog_t "Reconnecting in")

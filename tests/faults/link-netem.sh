@@ -22,13 +22,13 @@ netem_phase() {
 	if [ "$1" != none ]; then
 		rig_check "netem $*" $TC qdisc replace dev "$RIG_WIRE_NIC" root netem "$@" || return
 	fi
-	n=$(dmesg | grep -c 'Successfully reconnected')
+	n=$(rig_reconnects)
 	rig_check "fio verified every block, $what" rig_fio_load "$(rig_nvme_ns)" 15
 	iops=$(sed -n 's/.*write: IOPS=\([^,]*\),.*/\1/p' /tmp/load.out | head -1)
 	$TC qdisc del dev "$RIG_WIRE_NIC" root 2> /dev/null
 	rig_check "controller live after $what" \
-		rig_wait 60 sh -c 'grep -q live /sys/class/nvme/nvme*/state'
-	rig_figure "$what: $iops IOPS, $(( $(dmesg | grep -c 'Successfully reconnected') - n )) reconnects"
+		rig_wait 60 rig_ctrl_live
+	rig_figure "$what: $iops IOPS, $(( $(rig_reconnects) - n )) reconnects"
 }
 
 wire_host() {

@@ -5,10 +5,11 @@
 # and the host reconnects by itself; the stock target's stays deaf (the
 # host refused for 30 s after the device is back, asserted) until its port
 # is disabled and enabled by hand, as host-recovery found; either way fio
-# sees no error and verifies every block. Then the host guest's own device removed: nvme-rdma
-# deletes the controllers on it (stock's rule too), so the I/O fails and
-# ends (fio with an error, never a hang) and the controller goes; the
-# device added again, a new connect works and verifies.
+# sees no error and verifies every block. Then the host guest's own device
+# removed: nvme-rdma deletes the controllers on it (stock's rule too), so
+# the I/O fails and ends (fio with an error, never a hang) and the
+# controller goes; the device added again, a new connect works and
+# verifies.
 # rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock timeout=400
 
 wire_target() { rig_wire_serve; }
@@ -35,14 +36,13 @@ wire_host() {
 	rig_check "the controller reconnected by itself" rig_wait 60 rig_reconnected &&
 		rig_figure "reconnected $(rig_since $t0) s after the target's device (stock: port) was back"
 	rig_check "fio verified every block through the target's device removal" rig_fio_done $pid
-	rig_check "controller live" sh -c 'grep -q live /sys/class/nvme/nvme*/state'
+	rig_check "controller live" rig_ctrl_live
 
-	( rig_fio_load "$(rig_nvme_ns)" 120; echo $? > /tmp/fio.rc ) &
+	rig_fio_bg "$(rig_nvme_ns)" 120
 	sleep 5
 	rig_check "host's RDMA device removed" rdma link delete "$RIG_RDMA_DEV"
 	t0=$(rig_t)
-	rig_check "fio ended" rig_wait 60 test -s /tmp/fio.rc
-	rig_check "fio ended with an error" test "$(cat /tmp/fio.rc)" != 0
+	rig_fio_failed
 	rig_check "the controller went" rig_wait 60 rig_no_controllers
 	rig_figure "host's device removed: controller gone $(rig_since $t0) s later"
 	rig_check "host's RDMA device added again" \

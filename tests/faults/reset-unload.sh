@@ -12,11 +12,9 @@
 
 wire_target() { rig_wire_serve; }
 
-# heavy_load - 128 KiB writes at QD32 in the background, fio's exit status
-# in /tmp/fio.rc when it ends
+# heavy_load - 128 KiB writes at QD32 in the background (rig_fio_bg)
 heavy_load() {
-	rm -f /tmp/fio.rc
-	( rig_fio_load "$(rig_nvme_ns)" 120 128k --iodepth=32; echo $? > /tmp/fio.rc ) &
+	rig_fio_bg "$(rig_nvme_ns)" 120 128k --iodepth=32
 	sleep 5
 }
 
@@ -46,8 +44,7 @@ wire_host() {
 	if [ $rc -eq 0 ]; then
 		rig_figure "nvme-rdma unloaded under load in $(rig_since $t0) s"
 		rig_check "the controller went with it" rig_wait 10 rig_no_controllers
-		rig_check "fio ended" rig_wait 60 test -s /tmp/fio.rc
-		rig_check "fio ended with an error" test "$(cat /tmp/fio.rc)" != 0
+		rig_fio_failed
 		rig_load_host
 		rig_must "connect again" rig_wire_connect ",keep_alive_tmo=5"
 		heavy_load
@@ -58,8 +55,7 @@ wire_host() {
 	t0=$(rig_t)
 	rig_check "disconnect during heavy I/O ends" timeout 60 nvme disconnect -n "$RIG_NQN"
 	rig_figure "disconnect under load took $(rig_since $t0) s"
-	rig_check "fio ended" rig_wait 60 test -s /tmp/fio.rc
-	rig_check "fio ended with an error" test "$(cat /tmp/fio.rc)" != 0
+	rig_fio_failed
 	rig_check "no controller left" rig_no_controllers
 	rig_check "nvme-rdma unloads" $RMMOD nvme_rdma
 }

@@ -23,6 +23,6 @@ wire_host() {
 	rig_check "the controller reconnected by itself" rig_wait 60 rig_reconnected &&
 		rig_figure "reconnected $(rig_since $t0) s after the restart"
 	rig_check "fio verified every block through the restart" rig_fio_done $pid
-	rig_check "controller live" sh -c 'grep -q live /sys/class/nvme/nvme*/state'
+	rig_check "controller live" rig_ctrl_live
 	rig_check "disconnect" rig_disconnect
 }
