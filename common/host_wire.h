@@ -136,6 +136,7 @@ static inline int nvmeof_host_check_cm_rep(const void *pdata, u8 pdata_len)
  * @NVMEOF_MAP_GLOBAL_RKEY: one segment, addressed through the PD's global
  *	rkey (only when the module was told registration is not required)
  * @NVMEOF_MAP_MR: a fast-registered MR, invalidated after the command
+ * @NVMEOF_DATA_MAPS: how many there are
  */
 enum nvmeof_data_map {
 	NVMEOF_MAP_NONE,
@@ -143,6 +144,7 @@ enum nvmeof_data_map {
 	NVMEOF_MAP_IN_CAPSULE,
 	NVMEOF_MAP_GLOBAL_RKEY,
 	NVMEOF_MAP_MR,
+	NVMEOF_DATA_MAPS
 };
 
 /**

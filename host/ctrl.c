@@ -229,6 +229,8 @@ static void nvme_rdma_free_ctrl(struct nvme_ctrl *nctrl)
 {
 	struct nvme_rdma_ctrl *ctrl = to_rdma_ctrl(nctrl);
 
+	/* before the queues its files show go */
+	nvme_rdma_stats_remove_ctrl(ctrl);
 	if (list_empty(&ctrl->list))
 		goto free_ctrl;
 
@@ -406,6 +408,7 @@ static void nvme_rdma_reconnect_ctrl_work(struct work_struct *work)
 
 	dev_info(ctrl->ctrl.device, "Successfully reconnected (%d attempts)\n",
 		 ctrl->ctrl.nr_reconnects);
+	atomic64_inc(&ctrl->stats.reconnects);
 
 	ctrl->ctrl.nr_reconnects = 0;
 
@@ -414,6 +417,7 @@ static void nvme_rdma_reconnect_ctrl_work(struct work_struct *work)
 requeue:
 	dev_info(ctrl->ctrl.device, "Failed reconnect attempt %d\n",
 		 ctrl->ctrl.nr_reconnects);
+	atomic64_inc(&ctrl->stats.reconnect_failures);
 	nvme_rdma_reconnect_or_remove(ctrl);
 }
 
@@ -459,6 +463,7 @@ static void nvme_rdma_reset_ctrl_work(struct work_struct *work)
 	struct nvme_rdma_ctrl *ctrl =
 		container_of(work, struct nvme_rdma_ctrl, ctrl.reset_work);
 
+	atomic64_inc(&ctrl->stats.resets);
 	nvme_stop_ctrl(&ctrl->ctrl);
 	nvme_rdma_shutdown_ctrl(ctrl, false);
 
@@ -470,11 +475,12 @@ static void nvme_rdma_reset_ctrl_work(struct work_struct *work)
 
 	if (nvme_rdma_setup_ctrl(ctrl, false))
 		goto out_fail;
-
+	atomic64_inc(&ctrl->stats.reconnects);
 	return;
 
 out_fail:
 	++ctrl->ctrl.nr_reconnects;
+	atomic64_inc(&ctrl->stats.reconnect_failures);
 	nvme_rdma_reconnect_or_remove(ctrl);
 }
 
@@ -599,6 +605,8 @@ struct nvme_ctrl *nvme_rdma_create_ctrl(struct device *dev,
 			     0 /* no quirks, we're perfect! */);
 	if (ret)
 		goto out_kfree_queues;
+	/* named as the controller, which nvme_init_ctrl() named */
+	nvme_rdma_stats_add_ctrl(ctrl);
 	ret = nvmeof_add_ctrl(&ctrl->ctrl);
 	if (ret)
 		goto out_put_ctrl;

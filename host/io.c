@@ -38,7 +38,16 @@ static void nvme_rdma_wr_error(struct ib_cq *cq, struct ib_wc *wc,
 				     "%s for CQE 0x%p failed with status %s (%d)\n",
 				     op, wc->wr_cqe,
 				     ib_wc_status_msg(wc->status), wc->status);
-	nvme_rdma_error_recovery(ctrl);
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		atomic64_inc(&queue->stats.wc_errors);
+	nvme_rdma_error_recovery(ctrl, NVME_RDMA_RECOVERY_WC_ERROR);
+}
+
+/* a response the host cannot take: error recovery ends its command */
+static void nvme_rdma_reject_response(struct nvme_rdma_queue *queue)
+{
+	atomic64_inc(&queue->stats.rsp_rejected);
+	nvme_rdma_error_recovery(queue->ctrl, NVME_RDMA_RECOVERY_BAD_RESPONSE);
 }
 
 static void nvme_rdma_memreg_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -425,6 +434,7 @@ static int nvme_rdma_map_data(struct nvme_rdma_queue *queue,
 	int count, ret;
 
 	req->num_sge = 1;
+	req->data_map = NVMEOF_MAP_NONE;
 	refcount_set(&req->ref, 2); /* send and recv completions */
 
 	c->common.flags |= NVME_CMD_SGL_METABUF;
@@ -446,7 +456,8 @@ static int nvme_rdma_map_data(struct nvme_rdma_queue *queue,
 		.max_in_capsule_segments = dev->num_in_capsule_segments,
 		.global_rkey = dev->pd->flags & IB_PD_UNSAFE_GLOBAL_RKEY,
 	};
-	switch (nvmeof_choose_data_map(&facts)) {
+	req->data_map = nvmeof_choose_data_map(&facts);
+	switch (req->data_map) {
 	case NVMEOF_MAP_PI:
 		ret = nvme_rdma_map_sg_pi(queue, req, c, count, pi_count);
 		break;
@@ -683,7 +694,8 @@ static void nvme_rdma_check_half_posted(struct nvme_rdma_queue *queue,
 	if (reg_posted) {
 		dev_warn_ratelimited(queue->ctrl->ctrl.device,
 				     "memory registration posted without its command: recovering\n");
-		nvme_rdma_error_recovery(queue->ctrl);
+		nvme_rdma_error_recovery(queue->ctrl,
+					 NVME_RDMA_RECOVERY_POST_FAILED);
 	}
 }
 
@@ -872,10 +884,24 @@ void nvme_rdma_submit_async_event(struct nvme_ctrl *arg)
 		return;
 	}
 	ret = nvme_rdma_post_send(queue, &sqe->cqe, sqe->dma, &sge, 1);
-	if (ret)
+	if (ret) {
 		nvmeof_sq_kept_unpost(&queue->sq);
+	} else {
+		queue->stats.cmds[NVMEOF_CMD_ADMIN]++;
+		queue->stats.data[NVMEOF_MAP_NONE]++;
+	}
 	spin_unlock_bh(&queue->sq_lock);
 	WARN_ON_ONCE(ret);
+}
+
+static void nvme_rdma_count_status(struct nvme_rdma_queue *queue,
+				   __le16 cqe_status)
+{
+	enum nvmeof_status_class class =
+		nvmeof_status_class(le16_to_cpu(cqe_status));
+
+	if (unlikely(class != NVMEOF_STATUS_CLASSES))
+		atomic64_inc(&queue->stats.status[class]);
 }
 
 static void nvme_rdma_process_nvme_rsp(struct nvme_rdma_queue *queue,
@@ -891,7 +917,7 @@ static void nvme_rdma_process_nvme_rsp(struct nvme_rdma_queue *queue,
 		dev_err(queue->ctrl->ctrl.device,
 			"got bad command_id %#x on QP %#x\n",
 			cqe->command_id, queue->qp->qp_num);
-		nvme_rdma_error_recovery(queue->ctrl);
+		nvme_rdma_reject_response(queue);
 		return;
 	}
 	req = blk_mq_rq_to_pdu(rq);
@@ -910,7 +936,7 @@ static void nvme_rdma_process_nvme_rsp(struct nvme_rdma_queue *queue,
 		dev_err(queue->ctrl->ctrl.device,
 			"response for command_id %#x, which is not outstanding, on QP %#x\n",
 			cqe->command_id, queue->qp->qp_num);
-		nvme_rdma_error_recovery(queue->ctrl);
+		nvme_rdma_reject_response(queue);
 		return;
 	case NVMEOF_RSP_BOGUS_INV:
 		req->rsp_received = true;
@@ -918,10 +944,11 @@ static void nvme_rdma_process_nvme_rsp(struct nvme_rdma_queue *queue,
 			"response for command_id %#x invalidated rkey %#x, but the command's is %#x, on QP %#x\n",
 			cqe->command_id, wc->ex.invalidate_rkey,
 			req->mr ? req->mr->rkey : 0, queue->qp->qp_num);
-		nvme_rdma_error_recovery(queue->ctrl);
+		nvme_rdma_reject_response(queue);
 		return;
 	case NVMEOF_RSP_LOCAL_INV:
 		req->rsp_received = true;
+		nvme_rdma_count_status(queue, cqe->status);
 		req->status = cqe->status;
 		req->result = cqe->result;
 		ret = nvme_rdma_inv_rkey(queue, req);
@@ -929,12 +956,14 @@ static void nvme_rdma_process_nvme_rsp(struct nvme_rdma_queue *queue,
 			dev_err(queue->ctrl->ctrl.device,
 				"Queueing INV WR for rkey %#x failed (%d)\n",
 				req->mr->rkey, ret);
-			nvme_rdma_error_recovery(queue->ctrl);
+			nvme_rdma_error_recovery(queue->ctrl,
+						 NVME_RDMA_RECOVERY_POST_FAILED);
 		}
 		/* the local invalidation completion will end the request */
 		return;
 	case NVMEOF_RSP_END:
 		req->rsp_received = true;
+		nvme_rdma_count_status(queue, cqe->status);
 		req->status = cqe->status;
 		req->result = cqe->result;
 		nvme_rdma_inv_unneeded(queue, req);
@@ -960,7 +989,7 @@ static void nvme_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (unlikely(!nvmeof_host_rsp_len_ok(wc->byte_len))) {
 		dev_err(queue->ctrl->ctrl.device,
 			"Unexpected nvme completion length(%d)\n", wc->byte_len);
-		nvme_rdma_error_recovery(queue->ctrl);
+		nvme_rdma_reject_response(queue);
 		return;
 	}
 
@@ -1027,6 +1056,7 @@ static enum blk_eh_timer_return nvme_rdma_timeout(struct request *rq)
 
 	dev_warn(ctrl->ctrl.device, "I/O %d QID %d timeout\n",
 		 rq->tag, nvme_rdma_queue_idx(queue));
+	atomic64_inc(&queue->stats.timeouts);
 
 	if (ctrl->ctrl.state != NVME_CTRL_LIVE) {
 		/*
@@ -1050,8 +1080,26 @@ static enum blk_eh_timer_return nvme_rdma_timeout(struct request *rq)
 	 * LIVE state should trigger the normal error recovery which will
 	 * handle completing this request.
 	 */
-	nvme_rdma_error_recovery(ctrl);
+	nvme_rdma_error_recovery(ctrl, NVME_RDMA_RECOVERY_TIMEOUT);
 	return BLK_EH_RESET_TIMER;
+}
+
+/* under sq_lock, once the command is admitted: its counters */
+static void nvme_rdma_count_cmd(struct nvme_rdma_queue *queue,
+				struct nvme_rdma_request *req,
+				const struct nvme_command *c)
+{
+	struct nvme_rdma_queue_stats *s = &queue->stats;
+	enum nvmeof_cmd_class class =
+		nvmeof_cmd_class(!nvme_rdma_queue_idx(queue), c->common.opcode);
+	u32 bytes = blk_rq_payload_bytes(blk_mq_rq_from_pdu(req));
+
+	s->cmds[class]++;
+	if (class == NVMEOF_CMD_READ)
+		s->bytes_read += bytes;
+	else if (class == NVMEOF_CMD_WRITE)
+		s->bytes_written += bytes;
+	s->data[req->data_map]++;
 }
 
 static blk_status_t nvme_rdma_queue_one(struct nvme_rdma_queue *queue,
@@ -1111,10 +1159,12 @@ static blk_status_t nvme_rdma_queue_one(struct nvme_rdma_queue *queue,
 
 	spin_lock_irqsave(&queue->sq_lock, flags);
 	if (unlikely(!nvme_rdma_sq_admit(queue, req))) {
+		queue->stats.sq_full++;
 		spin_unlock_irqrestore(&queue->sq_lock, flags);
 		err = -ENOMEM;	/* the send queue is full: later */
 		goto err_unmap;
 	}
+	nvme_rdma_count_cmd(queue, req, c);
 	/* more to come, or others already waiting: post with them */
 	if (!bd->last || !llist_empty(&queue->pending_sends)) {
 		spin_unlock_irqrestore(&queue->sq_lock, flags);

@@ -66,9 +66,10 @@ static int __init nvme_rdma_init_module(void)
 {
 	int ret;
 
+	nvme_rdma_stats_init();
 	ret = ib_register_client(&nvme_rdma_ib_client);
 	if (ret)
-		return ret;
+		goto err_stats;
 
 	ret = nvmf_register_transport(&nvme_rdma_transport);
 	if (ret)
@@ -78,6 +79,8 @@ static int __init nvme_rdma_init_module(void)
 
 err_unreg_client:
 	ib_unregister_client(&nvme_rdma_ib_client);
+err_stats:
+	nvme_rdma_stats_exit();
 	return ret;
 }
 
@@ -93,6 +96,7 @@ static void __exit nvme_rdma_cleanup_module(void)
 		nvme_delete_ctrl(&ctrl->ctrl);
 	mutex_unlock(&nvme_rdma_ctrl_mutex);
 	flush_workqueue(nvme_delete_wq);
+	nvme_rdma_stats_exit();
 }
 
 module_init(nvme_rdma_init_module);

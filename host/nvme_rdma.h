@@ -36,6 +36,7 @@
 #include "compat.h"
 #include "host_wire.h"
 #include "sq_count.h"
+#include "stats.h"
 
 #define NVME_RDMA_CM_TIMEOUT_MS		3000		/* 3 second */
 
@@ -106,12 +107,31 @@ struct nvme_rdma_request {
 	bool			inv_reserved;	/* room for a LOCAL_INV */
 	u32			send_mark;	/* of its SEND, if signalled */
 	u32			inv_mark;	/* of its LOCAL_INV */
+	u8			data_map;	/* enum nvmeof_data_map */
 };
 
 enum nvme_rdma_queue_flags {
 	NVME_RDMA_Q_ALLOCATED		= 0,
 	NVME_RDMA_Q_LIVE		= 1,
 	NVME_RDMA_Q_TR_READY		= 2,
+};
+
+/*
+ * What a queue counts (Documentation/statistics.md), kept across the
+ * controller's reconnects. The commands' counters are written under the
+ * queue's sq_lock, beside the admission that writes there anyway; the
+ * events' come from completions and timeouts in any context, and are rare.
+ */
+struct nvme_rdma_queue_stats {
+	u64			cmds[NVMEOF_CMD_CLASSES];
+	u64			bytes_read;
+	u64			bytes_written;
+	u64			data[NVMEOF_DATA_MAPS];
+	u64			sq_full;
+	atomic64_t		status[NVMEOF_STATUS_CLASSES];
+	atomic64_t		rsp_rejected;
+	atomic64_t		wc_errors;
+	atomic64_t		timeouts;
 };
 
 struct nvme_rdma_queue {
@@ -168,6 +188,35 @@ struct nvme_rdma_queue {
 	struct llist_head	pending_sends;
 	/* serializes clearing NVME_RDMA_Q_LIVE with the queue disconnect */
 	struct mutex		queue_lock;
+	struct nvme_rdma_queue_stats stats;
+};
+
+/**
+ * enum nvme_rdma_recovery_cause - what started a controller's error recovery
+ * @NVME_RDMA_RECOVERY_WC_ERROR: a work request failed or was flushed
+ * @NVME_RDMA_RECOVERY_BAD_RESPONSE: the target's response was rejected
+ * @NVME_RDMA_RECOVERY_TIMEOUT: a command timed out
+ * @NVME_RDMA_RECOVERY_DISCONNECT: the connection closed (RDMA CM)
+ * @NVME_RDMA_RECOVERY_QP_ERROR: the device put a queue pair in error
+ * @NVME_RDMA_RECOVERY_POST_FAILED: work requests went in only in part
+ * @NVME_RDMA_RECOVERY_CAUSES: how many there are
+ */
+enum nvme_rdma_recovery_cause {
+	NVME_RDMA_RECOVERY_WC_ERROR,
+	NVME_RDMA_RECOVERY_BAD_RESPONSE,
+	NVME_RDMA_RECOVERY_TIMEOUT,
+	NVME_RDMA_RECOVERY_DISCONNECT,
+	NVME_RDMA_RECOVERY_QP_ERROR,
+	NVME_RDMA_RECOVERY_POST_FAILED,
+	NVME_RDMA_RECOVERY_CAUSES
+};
+
+/* What a controller counts (Documentation/statistics.md). */
+struct nvme_rdma_ctrl_stats {
+	atomic64_t		recoveries[NVME_RDMA_RECOVERY_CAUSES];
+	atomic64_t		resets;
+	atomic64_t		reconnects;
+	atomic64_t		reconnect_failures;
 };
 
 struct nvme_rdma_ctrl {
@@ -198,6 +247,9 @@ struct nvme_rdma_ctrl {
 	/* in-capsule data bytes an I/O queue may send (0: none) */
 	u32			in_capsule_size;
 	u32			io_queues[HCTX_MAX_TYPES];
+
+	struct nvme_rdma_ctrl_stats stats;
+	struct dentry		*debugfs_dir;	/* its statistics */
 };
 
 static inline struct nvme_rdma_ctrl *to_rdma_ctrl(struct nvme_ctrl *ctrl)
@@ -210,9 +262,12 @@ static inline int nvme_rdma_queue_idx(struct nvme_rdma_queue *queue)
 	return queue - queue->ctrl->queues;
 }
 
+extern const char *const nvme_rdma_recovery_causes[NVME_RDMA_RECOVERY_CAUSES];
+
 /**
  * nvme_rdma_error_recovery() - start error recovery of a controller
  * @ctrl: controller
+ * @cause: what went wrong, counted and said
  *
  * Moves the controller to RESETTING and queues the error recovery work;
  * does nothing if that state change is not allowed (e.g. recovery is
@@ -221,12 +276,15 @@ static inline int nvme_rdma_queue_idx(struct nvme_rdma_queue *queue)
  * the controller without calling up into ctrl.c, which binds the work to
  * nvme_rdma_error_recovery_work().
  */
-static inline void nvme_rdma_error_recovery(struct nvme_rdma_ctrl *ctrl)
+static inline void nvme_rdma_error_recovery(struct nvme_rdma_ctrl *ctrl,
+					    enum nvme_rdma_recovery_cause cause)
 {
 	if (!nvme_change_ctrl_state(&ctrl->ctrl, NVME_CTRL_RESETTING))
 		return;
 
-	dev_warn(ctrl->ctrl.device, "starting error recovery\n");
+	atomic64_inc(&ctrl->stats.recoveries[cause]);
+	dev_warn(ctrl->ctrl.device, "starting error recovery: %s\n",
+		 nvme_rdma_recovery_causes[cause]);
 	queue_work(nvme_reset_wq, &ctrl->err_work);
 }
 
@@ -234,13 +292,20 @@ static inline void nvme_rdma_error_recovery(struct nvme_rdma_ctrl *ctrl)
  * What one file calls in another. The calls go one way: ctrl.c
  * (controllers) -> queue.c (queues) -> io.c (the I/O path), and
  * ctrl.c -> io.c; nothing calls up. main.c, the module, calls ctrl.c
- * and keeps the module parameter queue.c reads.
+ * and keeps the module parameter queue.c reads; stats.c shows what the
+ * others count, and the recovery causes' names.
  * Blk-mq and the RDMA stack call io.c's callbacks and queue.c's CM
  * handler directly.
  */
 
 /* main.c: module parameters */
 extern bool nvme_rdma_register_always;
+
+/* stats.c: the statistics under debugfs */
+void nvme_rdma_stats_init(void);
+void nvme_rdma_stats_exit(void);
+void nvme_rdma_stats_add_ctrl(struct nvme_rdma_ctrl *ctrl);
+void nvme_rdma_stats_remove_ctrl(struct nvme_rdma_ctrl *ctrl);
 
 /* ctrl.c */
 extern struct list_head nvme_rdma_ctrl_list;

@@ -195,7 +195,8 @@ static void nvme_rdma_qp_event(struct ib_event *event, void *context)
 			 "queue %d: %s (%d): the queue pair is in error\n",
 			 nvme_rdma_queue_idx(queue),
 			 ib_event_msg(event->event), event->event);
-		nvme_rdma_error_recovery(queue->ctrl);
+		nvme_rdma_error_recovery(queue->ctrl,
+					 NVME_RDMA_RECOVERY_QP_ERROR);
 		break;
 	default:
 		pr_debug("QP event %s (%d)\n",
@@ -971,7 +972,8 @@ static int nvme_rdma_cm_handler(struct rdma_cm_id *cm_id,
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
 		dev_dbg(queue->ctrl->ctrl.device,
 			"disconnect received - connection closed\n");
-		nvme_rdma_error_recovery(queue->ctrl);
+		nvme_rdma_error_recovery(queue->ctrl,
+					 NVME_RDMA_RECOVERY_DISCONNECT);
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		/* device removal is handled via the ib_client API */
@@ -979,7 +981,8 @@ static int nvme_rdma_cm_handler(struct rdma_cm_id *cm_id,
 	default:
 		dev_err(queue->ctrl->ctrl.device,
 			"Unexpected RDMA CM event (%d)\n", ev->event);
-		nvme_rdma_error_recovery(queue->ctrl);
+		nvme_rdma_error_recovery(queue->ctrl,
+					 NVME_RDMA_RECOVERY_DISCONNECT);
 		break;
 	}
 

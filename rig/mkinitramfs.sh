@@ -131,6 +131,9 @@ build_overlay() {
 	cp "$NVMEOF_ROOT"/tests/*.sh "$stage/rig/tests/"
 	mkdir -p "$stage/rig/faults"
 	cp "$NVMEOF_ROOT"/tests/faults/*.sh "$stage/rig/faults/"
+	# the tools, where the Debian package puts them
+	mkdir -p "$stage/usr/sbin"
+	cp "$NVMEOF_ROOT/tools/nvmeof-rdma" "$stage/usr/sbin/"
 	# scenario helpers in C (a hostile host, ...); their libraries (rdma-core)
 	# are in the base layer already, with perftest
 	local src

@@ -8,7 +8,8 @@
 #
 # nvmeof-rdma-dkms_<version>_all.deb holds the tracked sources under
 # /usr/src/nvmeof-rdma-<version>/ (dkms.conf stamped with the version), the
-# README and Documentation/ under /usr/share/doc/nvmeof-rdma-dkms/, and
+# nvmeof-rdma tool in /usr/sbin, the README and Documentation/ under
+# /usr/share/doc/nvmeof-rdma-dkms/, and
 # maintainer scripts: postinst registers the sources with DKMS and builds
 # and installs the modules for every installed kernel that has headers (DKMS
 # skips the kernels dkms.conf does not build for), prerm removes them from
@@ -34,6 +35,7 @@ mkdir -p "$src" "$stage/DEBIAN" "$stage/usr/share/doc/$pkg"
 git ls-files -z | xargs -0 cp --parents -t "$src"
 printf '%s\n' "$version" > "$src/VERSION"
 sed -i "s/@VERSION@/$version/" "$src/dkms.conf"
+install -D -m 755 tools/nvmeof-rdma "$stage/usr/sbin/nvmeof-rdma"
 cp README.md "$stage/usr/share/doc/$pkg/"
 cp -r Documentation "$stage/usr/share/doc/$pkg/"
 cat > "$stage/usr/share/doc/$pkg/copyright" <<EOF
@@ -59,6 +61,7 @@ Description: NVMe over Fabrics RDMA host and target transports (DKMS)
  modules, with the same names and the same NVMe/RDMA wire protocol, built
  by DKMS for each installed kernel and installed under updates/, which
  modprobe prefers. Removing the package brings the in-tree modules back.
+ The nvmeof-rdma tool shows their statistics (nvmeof-rdma stat).
 EOF
 
 cat > "$stage/DEBIAN/postinst" <<EOF

@@ -18,6 +18,13 @@
 
 static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp);
 
+/* a work request failed (not flushed): its queue's controller fails */
+static void nvmet_rdma_wr_failed(struct nvmet_rdma_queue *queue)
+{
+	atomic64_inc(&queue->stats.wc_errors);
+	nvmet_rdma_error_comp(queue);
+}
+
 static inline bool nvmet_rdma_need_data_in(struct nvmet_rdma_rsp *rsp)
 {
 	return nvme_is_write(rsp->req.cmd) &&
@@ -379,7 +386,7 @@ void nvmet_rdma_unsignalled_done(struct ib_cq *cq, struct ib_wc *wc)
 		     wc->status != IB_WC_WR_FLUSH_ERR)) {
 		pr_err("queue %d: an unsignalled work request failed with status %s (%d)\n",
 		       queue->idx, ib_wc_status_msg(wc->status), wc->status);
-		nvmet_rdma_error_comp(queue);
+		nvmet_rdma_wr_failed(queue);
 	}
 }
 
@@ -403,7 +410,7 @@ void nvmet_rdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		     wc->status != IB_WC_WR_FLUSH_ERR)) {
 		pr_err("SEND for CQE 0x%p failed with status %s (%d).\n",
 		       wc->wr_cqe, ib_wc_status_msg(wc->status), wc->status);
-		nvmet_rdma_error_comp(queue);
+		nvmet_rdma_wr_failed(queue);
 	}
 }
 
@@ -421,6 +428,7 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 		container_of(req, struct nvmet_rdma_rsp, req);
 	bool data_out = nvmet_rdma_need_data_out(rsp);
 	struct ib_send_wr *first_wr;
+	enum nvmeof_status_class status;
 
 	/*
 	 * A command refused before it ran (by nvmet_req_init() or the SGL
@@ -442,6 +450,10 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 		}
 		return;
 	}
+
+	status = nvmeof_status_class(le16_to_cpu(req->cqe->status));
+	if (unlikely(status != NVMEOF_STATUS_CLASSES))
+		atomic64_inc(&rsp->queue->stats.status[status]);
 
 	if (rsp->flags & NVMET_RDMA_REQ_INVALIDATE_RKEY) {
 		rsp->send_wr.opcode = IB_WR_SEND_WITH_INV;
@@ -510,7 +522,7 @@ void nvmet_rdma_read_data_done(struct ib_cq *cq, struct ib_wc *wc)
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			pr_info("RDMA READ for CQE 0x%p failed with status %s (%d).\n",
 				wc->wr_cqe, ib_wc_status_msg(wc->status), wc->status);
-			nvmet_rdma_error_comp(queue);
+			nvmet_rdma_wr_failed(queue);
 		}
 		return;
 	}
@@ -554,7 +566,7 @@ void nvmet_rdma_write_data_done(struct ib_cq *cq, struct ib_wc *wc)
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			pr_info("RDMA WRITE for CQE failed with status %s (%d).\n",
 				ib_wc_status_msg(wc->status), wc->status);
-			nvmet_rdma_error_comp(queue);
+			nvmet_rdma_wr_failed(queue);
 		}
 		return;
 	}
@@ -789,6 +801,7 @@ static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp)
 		/* no cntlid: before the Connect command there is no ctrl */
 		pr_debug("IB send queue full (needed %d): queue %u\n",
 			 1 + rsp->n_rdma, queue->idx);
+		atomic64_inc(&queue->stats.sq_full);
 		atomic_add(1 + rsp->n_rdma, &queue->sq_wr_avail);
 		return false;
 	}
@@ -815,6 +828,26 @@ static bool nvmet_rdma_execute_command(struct nvmet_rdma_rsp *rsp)
 	return true;
 }
 
+/* a command taken: its counters */
+static void nvmet_rdma_count_cmd(struct nvmet_rdma_rsp *rsp)
+{
+	struct nvmet_rdma_queue_stats *s = &rsp->queue->stats;
+	enum nvmeof_cmd_class class = nvmeof_cmd_class(!rsp->queue->host_qid,
+						       rsp->req.cmd->common.opcode);
+	enum nvmet_rdma_data_way way = NVMET_RDMA_DATA_NONE;
+
+	atomic64_inc(&s->cmds[class]);
+	if (class == NVMEOF_CMD_READ)
+		atomic64_add(rsp->req.transfer_len, &s->bytes_read);
+	else if (class == NVMEOF_CMD_WRITE)
+		atomic64_add(rsp->req.transfer_len, &s->bytes_written);
+	if (rsp->flags & NVMET_RDMA_REQ_IN_CAPSULE_DATA)
+		way = NVMET_RDMA_DATA_IN_CAPSULE;
+	else if (rsp->req.transfer_len)
+		way = NVMET_RDMA_DATA_KEYED;
+	atomic64_inc(&s->data[way]);
+}
+
 /**
  * nvmet_rdma_handle_command() - start executing a received command
  * @queue: the queue it arrived on, live
@@ -837,12 +870,17 @@ void nvmet_rdma_handle_command(struct nvmet_rdma_queue *queue,
 				   DMA_TO_DEVICE);
 
 	if (!nvmet_req_init(&cmd->req, &queue->nvme_cq,
-			    &queue->nvme_sq, &nvmet_rdma_ops))
+			    &queue->nvme_sq, &nvmet_rdma_ops)) {
+		atomic64_inc(&queue->stats.cmds_rejected);
 		return;
+	}
 
 	status = nvmet_rdma_map_sgl(cmd);
-	if (status)
+	if (status) {
+		atomic64_inc(&queue->stats.cmds_rejected);
 		goto out_err;
+	}
+	nvmet_rdma_count_cmd(cmd);
 
 	if (unlikely(!nvmet_rdma_execute_command(cmd))) {
 		spin_lock(&queue->rsp_wr_wait_lock);
@@ -897,13 +935,14 @@ void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 			pr_err("RECV for CQE 0x%p failed with status %s (%d)\n",
 			       wc->wr_cqe, ib_wc_status_msg(wc->status),
 			       wc->status);
-			nvmet_rdma_error_comp(queue);
+			nvmet_rdma_wr_failed(queue);
 		}
 		return;
 	}
 
 	if (unlikely(wc->byte_len < sizeof(struct nvme_command))) {
 		pr_err("Ctrl Fatal Error: capsule size less than 64 bytes\n");
+		atomic64_inc(&queue->stats.cmds_rejected);
 		nvmet_rdma_error_comp(queue);
 		return;
 	}

@@ -130,6 +130,7 @@ static int __init nvmet_rdma_init(void)
 	nvmet_rdma_wq = alloc_workqueue("nvmet-rdma-wq", WQ_MEM_RECLAIM, 0);
 	if (!nvmet_rdma_wq)
 		return -ENOMEM;
+	nvmet_rdma_stats_init();
 
 	ret = ib_register_client(&nvmet_rdma_ib_client);
 	if (ret)
@@ -144,6 +145,7 @@ static int __init nvmet_rdma_init(void)
 err_ib_client:
 	ib_unregister_client(&nvmet_rdma_ib_client);
 err_wq:
+	nvmet_rdma_stats_exit();
 	destroy_workqueue(nvmet_rdma_wq);
 	return ret;
 }
@@ -156,6 +158,7 @@ static void __exit nvmet_rdma_exit(void)
 	/* every queue's release flushed its work: nothing is left to run */
 	destroy_workqueue(nvmet_rdma_wq);
 	ida_destroy(&nvmet_rdma_queue_ida);
+	nvmet_rdma_stats_exit();
 }
 
 module_init(nvmet_rdma_init);

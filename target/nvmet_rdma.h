@@ -26,6 +26,7 @@
 #include "nvmet.h"
 #include "compat.h"
 #include "page_stack.h"
+#include "stats.h"
 
 /*
  * In-capsule data: a page by default, as stock, so that a port left at its
@@ -147,6 +148,41 @@ enum nvmet_rdma_queue_state {
 	NVMET_RDMA_Q_DISCONNECTING,
 };
 
+/**
+ * enum nvmet_rdma_data_way - how a command's data travels
+ * @NVMET_RDMA_DATA_NONE: it has none
+ * @NVMET_RDMA_DATA_IN_CAPSULE: in the capsule, after the command
+ * @NVMET_RDMA_DATA_KEYED: by RDMA READ or WRITE of the host's memory
+ * @NVMET_RDMA_DATA_WAYS: how many there are
+ */
+enum nvmet_rdma_data_way {
+	NVMET_RDMA_DATA_NONE,
+	NVMET_RDMA_DATA_IN_CAPSULE,
+	NVMET_RDMA_DATA_KEYED,
+	NVMET_RDMA_DATA_WAYS
+};
+
+/*
+ * What a queue counts (Documentation/statistics.md). A command is counted
+ * where it is handled and answered, in its CQ's context, in the work that
+ * runs the commands that came before the queue was established, and in the
+ * backend's completions, so those counters are atomic; the page cache's are
+ * written under page_cache_lock, where the cache is.
+ */
+struct nvmet_rdma_queue_stats {
+	atomic64_t		cmds[NVMEOF_CMD_CLASSES];
+	atomic64_t		bytes_read;
+	atomic64_t		bytes_written;
+	atomic64_t		data[NVMET_RDMA_DATA_WAYS];
+	atomic64_t		sq_full;
+	atomic64_t		status[NVMEOF_STATUS_CLASSES];
+	atomic64_t		cmds_rejected;
+	atomic64_t		wc_errors;
+	atomic64_t		data_uncached;	/* buffers as stock takes them */
+	u64			pages_reused;	/* from the page cache */
+	u64			pages_new;	/* allocated and mapped for it */
+};
+
 struct nvmet_rdma_queue {
 	struct rdma_cm_id	*cm_id;
 	struct ib_qp		*qp;
@@ -208,6 +244,8 @@ struct nvmet_rdma_queue {
 	spinlock_t		page_cache_lock; /* protects page_cache */
 
 	struct list_head	queue_list;
+	struct nvmet_rdma_queue_stats stats;
+	struct dentry		*debugfs_file;	/* its statistics */
 };
 
 struct nvmet_rdma_port {
@@ -262,6 +300,12 @@ extern bool nvmet_rdma_use_srq;
 extern int nvmet_rdma_srq_size;
 extern const struct nvmet_fabrics_ops nvmet_rdma_ops;
 extern struct workqueue_struct *nvmet_rdma_wq;
+
+/* stats.c: the statistics under debugfs */
+void nvmet_rdma_stats_init(void);
+void nvmet_rdma_stats_exit(void);
+void nvmet_rdma_stats_add_queue(struct nvmet_rdma_queue *queue);
+void nvmet_rdma_stats_remove_queue(struct nvmet_rdma_queue *queue);
 
 /* port.c */
 int nvmet_rdma_add_port(struct nvmet_port *nport);

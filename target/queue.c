@@ -297,6 +297,8 @@ static void nvmet_rdma_free_queue(struct nvmet_rdma_queue *queue)
 	queue->state = NVMET_RDMA_Q_DISCONNECTING;
 	spin_unlock_irqrestore(&queue->state_lock, flags);
 	cancel_work_sync(&queue->qp_error_work);
+	/* before the sq, whose controller its file shows */
+	nvmet_rdma_stats_remove_queue(queue);
 
 	/* first: the commands it runs need the sq, the QP and the responses */
 	flush_work(&queue->wait_list_work);
@@ -481,6 +483,7 @@ nvmet_rdma_alloc_queue(struct nvmet_rdma_device *ndev,
 		goto out_free_cmds;
 	}
 
+	nvmet_rdma_stats_add_queue(queue);
 	return queue;
 
 out_free_cmds:

@@ -259,7 +259,7 @@ int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
 	/* PI and P2P take nvmet's buffers; more than the cache may own, too */
 	if (req->metadata_len || nvmeof_req_may_use_p2pmem(req) ||
 	    nents > cache->cap)
-		return nvmet_req_alloc_sgls(req);
+		goto uncached;
 
 	if (nents == 1) {
 		sgl = &rsp->data_sg;
@@ -277,6 +277,10 @@ int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
 	 */
 	spin_lock_irqsave(&queue->page_cache_lock, flags);
 	served = nvmeof_page_stack_reserve(cache, dir, nents, &fresh, &evict);
+	if (served) {
+		queue->stats.pages_reused += nents - fresh;
+		queue->stats.pages_new += fresh;
+	}
 	for (i = 0; served && i < evict; i++) {
 		nvmeof_page_stack_pop(cache, other, &dp);
 		nvmet_rdma_set_data_page(&sgl[i], i, nents, len, dp);
@@ -289,7 +293,7 @@ int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
 	if (!served) {
 		if (sgl != &rsp->data_sg)
 			kfree(sgl);
-		return nvmet_req_alloc_sgls(req);
+		goto uncached;
 	}
 	for (i = 0; i < evict; i++) {
 		dp = nvmet_rdma_sg_data_page(&sgl[i]);
@@ -304,6 +308,10 @@ int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
 	req->sg_cnt = nents;
 	rsp->flags |= NVMET_RDMA_REQ_CACHED_DATA;
 	return 0;
+
+uncached:
+	atomic64_inc(&queue->stats.data_uncached);
+	return nvmet_req_alloc_sgls(req);
 
 fail:
 	/* the pages in hand go onto the stack, those not allocated are not owned */

@@ -6,8 +6,9 @@
 # nvmeof-rdma-dkms_<version>_all.deb; `apt-get install ./FILE.deb` must
 # have DKMS build and install both modules for every Debian kernel here
 # (modprobe resolves nvme-rdma and the nvmet RDMA transport alias to
-# updates/dkms/, with our version and description); `apt-get remove` must
-# bring the in-tree modules back for each. On the build machine: no module
+# updates/dkms/, with our version and description) and put the nvmeof-rdma
+# tool in /usr/sbin; `apt-get remove` must bring the in-tree modules back
+# for each, and take the tool away. On the build machine: no module
 # is loaded, only modprobe's resolution is checked (-S KVER).
 #
 # Usage: tests/host/deb-roundtrip.sh -    prints CASE PASS|FAIL lines
@@ -69,11 +70,22 @@ if ! DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb" >> "$log" 2>&1; th
 	exit 0
 fi
 picks ours "installed, modprobe picks ours"
+if [ -x /usr/sbin/nvmeof-rdma ] &&
+	/usr/sbin/nvmeof-rdma stat --help 2>&1 | grep -q 'nvmeof-rdma stat'; then
+	case_ PASS "deb: installed the nvmeof-rdma tool"
+else
+	case_ FAIL "deb: installed the nvmeof-rdma tool" "/usr/sbin/nvmeof-rdma missing or not runnable"
+fi
 if ! remove; then
 	case_ FAIL "deb: apt-get remove" "log: $log"
 	exit 0
 fi
 picks stock "removed, stock is back"
+if [ -e /usr/sbin/nvmeof-rdma ]; then
+	case_ FAIL "deb: removed the nvmeof-rdma tool" "/usr/sbin/nvmeof-rdma is still there"
+else
+	case_ PASS "deb: removed the nvmeof-rdma tool"
+fi
 if dkms status nvmeof-rdma 2>/dev/null | grep -q .; then
 	case_ FAIL "deb: removed, nothing left in DKMS" "$(dkms status nvmeof-rdma | head -1)"
 else
