@@ -605,11 +605,14 @@ struct nvme_ctrl *nvme_rdma_create_ctrl(struct device *dev,
 			     0 /* no quirks, we're perfect! */);
 	if (ret)
 		goto out_kfree_queues;
-	/* named as the controller, which nvme_init_ctrl() named */
-	nvme_rdma_stats_add_ctrl(ctrl);
 	ret = nvmeof_add_ctrl(&ctrl->ctrl);
 	if (ret)
 		goto out_put_ctrl;
+	/*
+	 * Named as the controller: not before nvme_add_ctrl(), which names it
+	 * where the core has one (6.12; before, nvme_init_ctrl() did).
+	 */
+	nvme_rdma_stats_add_ctrl(ctrl);
 
 	changed = nvme_change_ctrl_state(&ctrl->ctrl, NVME_CTRL_CONNECTING);
 	WARN_ON_ONCE(!changed);

@@ -91,7 +91,7 @@ DEFINE_SHOW_ATTRIBUTE(nvme_rdma_ctrl_stats);
 
 /**
  * nvme_rdma_stats_add_ctrl() - the statistics files of a new controller
- * @ctrl: the controller, named, its queues allocated
+ * @ctrl: the controller, named (nvmeof_add_ctrl()), its queues allocated
  *
  * A controller works without them: debugfs failures are not errors (as
  * debugfs asks of its users).
@@ -102,6 +102,8 @@ void nvme_rdma_stats_add_ctrl(struct nvme_rdma_ctrl *ctrl)
 	char name[16];
 	u32 i;
 
+	if (WARN_ON_ONCE(!dev_name(ctrl->ctrl.device)))	/* not named yet */
+		return;
 	dir = debugfs_create_dir(dev_name(ctrl->ctrl.device),
 				 nvme_rdma_debugfs_root);
 	ctrl->debugfs_dir = dir;
