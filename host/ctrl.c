@@ -421,11 +421,41 @@ requeue:
 	nvme_rdma_reconnect_or_remove(ctrl);
 }
 
+static bool nvme_rdma_end_keep_alive_rq(struct request *rq, void *data)
+{
+	struct nvme_rdma_request *req = blk_mq_rq_to_pdu(rq);
+
+	if (nvme_req(rq)->cmd->common.opcode == nvme_admin_keep_alive &&
+	    blk_mq_request_started(rq)) {
+		req->ended_by_recovery = true;
+		blk_abort_request(rq);
+	}
+	return true;
+}
+
+/*
+ * Where the core sends the keep-alive synchronously (Debian's 6.1 among
+ * them), its work waits for the command and nvme_stop_keep_alive() for the
+ * work: a failed controller never answers, so error recovery would sit
+ * until the command's own timeout (KATO). The command ends now instead, by
+ * the timeout handler (blk_abort_request()), which stops the admin queue
+ * and fails it as when it times out; called before the teardown, whose
+ * blk_sync_queue() waits for that handler. Not on a reset: that controller
+ * may be well, and its shutdown still needs the admin queue.
+ */
+static void nvme_rdma_end_keep_alive(struct nvme_rdma_ctrl *ctrl)
+{
+	if (ctrl->ctrl.admin_q)
+		blk_mq_tagset_busy_iter(&ctrl->admin_tag_set,
+					nvme_rdma_end_keep_alive_rq, NULL);
+}
+
 static void nvme_rdma_error_recovery_work(struct work_struct *work)
 {
 	struct nvme_rdma_ctrl *ctrl = container_of(work,
 			struct nvme_rdma_ctrl, err_work);
 
+	nvme_rdma_end_keep_alive(ctrl);
 	nvme_stop_keep_alive(&ctrl->ctrl);
 	flush_work(&ctrl->ctrl.async_event_work);
 	nvme_rdma_teardown_io_queues(ctrl, false);

@@ -1054,9 +1054,14 @@ static enum blk_eh_timer_return nvme_rdma_timeout(struct request *rq)
 	struct nvme_rdma_queue *queue = req->queue;
 	struct nvme_rdma_ctrl *ctrl = queue->ctrl;
 
-	dev_warn(ctrl->ctrl.device, "I/O %d QID %d timeout\n",
-		 rq->tag, nvme_rdma_queue_idx(queue));
-	atomic64_inc(&queue->stats.timeouts);
+	if (req->ended_by_recovery) {
+		dev_info(ctrl->ctrl.device,
+			 "keep-alive ended by the controller's recovery\n");
+	} else {
+		dev_warn(ctrl->ctrl.device, "I/O %d QID %d timeout\n",
+			 rq->tag, nvme_rdma_queue_idx(queue));
+		atomic64_inc(&queue->stats.timeouts);
+	}
 
 	if (ctrl->ctrl.state != NVME_CTRL_LIVE) {
 		/*
@@ -1128,6 +1133,7 @@ static blk_status_t nvme_rdma_queue_one(struct nvme_rdma_queue *queue,
 		return BLK_STS_IOERR;
 
 	req->rsp_received = false;
+	req->ended_by_recovery = false;
 
 	ret = nvme_setup_cmd(ns, rq);
 	if (ret)

@@ -102,6 +102,8 @@ struct nvme_rdma_request {
 	bool			use_sig_mr;
 	/* its response came: a second one is the target's error */
 	bool			rsp_received;
+	/* a keep-alive error recovery ends (nvme_rdma_end_keep_alive()) */
+	bool			ended_by_recovery;
 	/* send-queue accounting (common/sq_count.h) */
 	u8			sq_wrs;		/* posted at submission */
 	bool			inv_reserved;	/* room for a LOCAL_INV */

@@ -15,6 +15,8 @@
 #   response invalidating a key no MR has (rxe fails the host's receive);
 #   and on the I/O queue's Connect: another command id, 8 or 32 bytes, or an
 #   invalidation of another MR's key while that Connect holds an MR.
+# - the controller lost (every queue disconnected) with its keep-alive
+#   unanswered: error recovery ends the keep-alive at once.
 # The host must say what was wrong, must not complete a command with a bad
 # response (the tool sees no further command on that queue), and must end
 # the connect attempt with an error once the admin (or I/O) timeout, 5 s
@@ -153,5 +155,25 @@ rig_check "io-good: disconnect" rig_disconnect all
 rig_check "io-good: no controller left" rig_wait 10 rig_no_controllers
 end_tool io-good 0
 rig_check "io-good: the tool saw the host go" grep -q '^host went away$' "$out"
+# the controller lost with its keep-alive outstanding: error recovery ends
+# the keep-alive at once rather than wait for its timeout (KATO, 5 s),
+# which the work sending it synchronously (Debian's 6.1) would make it do
+start_tool ka-gone
+rig_check "ka-gone: nvme connect succeeds" \
+	nvme connect -t rdma -a $RIG_IP4 -s 4430 -n $RIG_NQN \
+	--reconnect-delay=1 --ctrl-loss-tmo=3
+end_tool ka-gone 0
+rig_check "ka-gone: the tool left the keep-alive unanswered" \
+	grep -q '^keep-alive unanswered' "$out"
+rig_check "ka-gone: host says: starting error recovery: disconnect" \
+	rig_wait 10 has_msg $((n + 1)) 'starting error recovery: disconnect'
+rig_check "ka-gone: host says: keep-alive ended by the controller's recovery" \
+	rig_wait 10 has_msg $((n + 1)) "keep-alive ended by the controller's recovery"
+rig_check "ka-gone: the controller is given up (ctrl_loss_tmo 3 s)" \
+	rig_wait 30 rig_no_controllers
+sleep 5		# past the keep-alive's own timeout
+rig_check "ka-gone: no command waited for its timeout" \
+	sh -c "! dmesg | tail -n +$((n + 1)) | grep -q 'QID [0-9]* timeout'"
+dmesg | tail -n +$((n + 1)) | grep nvme | sed "s/^/RIG-LOG ka-gone host: /"
 
 rig_unload nvme-rdma

@@ -45,6 +45,9 @@
  *   io-good      the I/O queue's Connect is answered correctly and the
  *                admin queue served on (the control case: the controller
  *                goes live with no namespace until the host deletes it)
+ *   ka-gone      as io-good until the controller is live; then the first
+ *                Keep Alive goes unanswered and the tool disconnects every
+ *                queue (a controller lost with its keep-alive outstanding)
  *
  * Prints LISTENING when it can be connected to, a line per connection,
  * command received and response sent. Exit status: 0 when the bad thing
@@ -445,9 +448,11 @@ static void io_connect_case(struct queue *q, uint16_t cid)
 		send_response(q, cid, 0, 0, 32, 0, 0, 0);
 	else if (is("io-wrong-inv"))
 		send_response(q, cid, 0, 0, 16, 0, 1, admin_data_rkey);
-	else if (is("io-good")) {
+	else if (is("io-good") || is("ka-gone")) {
 		ok(q, cid, 0);
 		serve_all = 1;
+		if (is("ka-gone"))
+			return;		/* its bad thing comes later */
 	} else {
 		printf("FAIL case %s did not expect an I/O queue\n", kase);
 		exit(2);
@@ -464,7 +469,8 @@ static void handle(struct queue *q, const uint8_t *cmd)
 	/* the Connect cases stop at the Connect; the others serve */
 	int serving = prefix("rep-crqsize-") ? 0 :
 		      prefix("ioccsz-") || prefix("io-") ||
-		      is("inv-unknown");
+		      is("inv-unknown") || is("ka-gone");
+	int i;
 
 	printf("command: qid %u opcode %#x fctype %#x command_id %#x\n",
 	       q->qid, cmd[CMD_OPCODE], cmd[CMD_FCTYPE], cid);
@@ -492,6 +498,15 @@ static void handle(struct queue *q, const uint8_t *cmd)
 	}
 	if (q->qid && connect) {
 		io_connect_case(q, cid);
+		return;
+	}
+	if (is("ka-gone") && serve_all && !done && q->qid == 0 &&
+	    cmd[CMD_OPCODE] == OPC_KEEP_ALIVE) {
+		printf("keep-alive unanswered: disconnecting every queue\n");
+		for (i = 0; i < nr_queues; i++)
+			if (queues[i].established && rdma_disconnect(queues[i].id))
+				die("rdma_disconnect");
+		mark_done();
 		return;
 	}
 	if (!connect && q->qid == 0 && (serving || serve_all)) {
