@@ -134,6 +134,9 @@ build_overlay() {
 	# the tools, where the Debian package puts them
 	mkdir -p "$stage/usr/sbin"
 	cp "$NVMEOF_ROOT/tools/nvmeof-rdma" "$stage/usr/sbin/"
+	# the admin guide, whose example a scenario runs
+	mkdir -p "$stage/rig/doc"
+	cp "$NVMEOF_ROOT/Documentation/admin.md" "$stage/rig/doc/"
 	# scenario helpers in C (a hostile host, ...); their libraries (rdma-core)
 	# are in the base layer already, with perftest
 	local src
