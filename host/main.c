@@ -16,6 +16,13 @@ module_param_named(register_always, nvme_rdma_register_always, bool, 0444);
 MODULE_PARM_DESC(register_always,
 		 "Use memory registration even for contiguous memory regions");
 
+/*
+ * Where the I/O queues' Connect commands wait (nvme_rdma_start_io_queues()):
+ * flushed from nvme-core's reset and reconnect work, which reclaims memory,
+ * so it has a rescuer too.
+ */
+struct workqueue_struct *nvme_rdma_start_wq;
+
 static struct nvmf_transport_ops nvme_rdma_transport = {
 	.name		= "rdma",
 	.module		= THIS_MODULE,
@@ -66,6 +73,10 @@ static int __init nvme_rdma_init_module(void)
 {
 	int ret;
 
+	nvme_rdma_start_wq = alloc_workqueue("nvme-rdma-start-wq",
+					     WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!nvme_rdma_start_wq)
+		return -ENOMEM;
 	nvme_rdma_stats_init();
 	ret = ib_register_client(&nvme_rdma_ib_client);
 	if (ret)
@@ -81,6 +92,7 @@ err_unreg_client:
 	ib_unregister_client(&nvme_rdma_ib_client);
 err_stats:
 	nvme_rdma_stats_exit();
+	destroy_workqueue(nvme_rdma_start_wq);
 	return ret;
 }
 
@@ -97,6 +109,7 @@ static void __exit nvme_rdma_cleanup_module(void)
 	mutex_unlock(&nvme_rdma_ctrl_mutex);
 	flush_workqueue(nvme_delete_wq);
 	nvme_rdma_stats_exit();
+	destroy_workqueue(nvme_rdma_start_wq);
 }
 
 module_init(nvme_rdma_init_module);

@@ -190,6 +190,9 @@ struct nvme_rdma_queue {
 	struct llist_head	pending_sends;
 	/* serializes clearing NVME_RDMA_Q_LIVE with the queue disconnect */
 	struct mutex		queue_lock;
+	/* sends its Connect command (nvme_rdma_start_io_queues()) */
+	struct work_struct	start_work;
+	int			start_error;
 	struct nvme_rdma_queue_stats stats;
 };
 
@@ -300,8 +303,9 @@ static inline void nvme_rdma_error_recovery(struct nvme_rdma_ctrl *ctrl,
  * handler directly.
  */
 
-/* main.c: module parameters */
+/* main.c: module parameters, the queues' Connect workqueue */
 extern bool nvme_rdma_register_always;
+extern struct workqueue_struct *nvme_rdma_start_wq;
 
 /* stats.c: the statistics under debugfs */
 void nvme_rdma_stats_init(void);

@@ -525,21 +525,23 @@ out_put_dev:
 	return ret;
 }
 
-/**
- * nvme_rdma_alloc_queue() - create a queue's CM ID and resolve its address
- * @ctrl: controller owning the queue
- * @idx: queue index, 0 for the admin queue
- * @queue_size: number of entries in the queue
- *
- * Creates the RDMA CM ID and waits until the CM event handler has resolved
- * the address and route, created the IB resources and established the
- * connection (or failed to).
- *
- * Return: 0 on success (the queue is marked allocated), else a negative
- * errno.
+/* sends a queue's Connect command (nvme_rdma_start_io_queues()) */
+static void nvme_rdma_start_work(struct work_struct *work)
+{
+	struct nvme_rdma_queue *queue =
+		container_of(work, struct nvme_rdma_queue, start_work);
+
+	queue->start_error = nvme_rdma_start_queue(queue->ctrl,
+						   nvme_rdma_queue_idx(queue));
+}
+
+/*
+ * Create a queue's CM ID and start resolving its address: the CM event
+ * handler goes on by itself (route, IB resources, connect) and completes
+ * cm_done at the end, which nvme_rdma_alloc_queue_end() waits for.
  */
-int nvme_rdma_alloc_queue(struct nvme_rdma_ctrl *ctrl,
-			  int idx, size_t queue_size)
+static int nvme_rdma_alloc_queue_begin(struct nvme_rdma_ctrl *ctrl,
+				       int idx, size_t queue_size)
 {
 	struct nvme_rdma_queue *queue;
 	struct sockaddr *src_addr = NULL;
@@ -554,6 +556,7 @@ int nvme_rdma_alloc_queue(struct nvme_rdma_ctrl *ctrl,
 		queue->pi_support = false;
 	init_completion(&queue->cm_done);
 	init_llist_head(&queue->pending_sends);
+	INIT_WORK(&queue->start_work, nvme_rdma_start_work);
 
 	/*
 	 * In-capsule data only on I/O queues, as stock, so that any target
@@ -585,16 +588,6 @@ int nvme_rdma_alloc_queue(struct nvme_rdma_ctrl *ctrl,
 			 "rdma_resolve_addr failed (%d).\n", ret);
 		goto out_destroy_cm_id;
 	}
-
-	ret = nvme_rdma_wait_for_cm(queue);
-	if (ret) {
-		dev_info(ctrl->ctrl.device,
-			 "rdma connection establishment failed (%d)\n", ret);
-		goto out_destroy_cm_id;
-	}
-
-	set_bit(NVME_RDMA_Q_ALLOCATED, &queue->flags);
-
 	return 0;
 
 out_destroy_cm_id:
@@ -603,6 +596,48 @@ out_destroy_cm_id:
 out_destroy_mutex:
 	mutex_destroy(&queue->queue_lock);
 	return ret;
+}
+
+/*
+ * Wait until the CM event handler has connected a begun queue, or failed
+ * to; a failed one is undone (rdma_destroy_id() waits for a handler still
+ * running), a connected one marked allocated.
+ */
+static int nvme_rdma_alloc_queue_end(struct nvme_rdma_queue *queue)
+{
+	int ret = nvme_rdma_wait_for_cm(queue);
+
+	if (ret) {
+		dev_info(queue->ctrl->ctrl.device,
+			 "rdma connection establishment failed (%d)\n", ret);
+		rdma_destroy_id(queue->cm_id);
+		nvme_rdma_destroy_queue_ib(queue);
+		mutex_destroy(&queue->queue_lock);
+		return ret;
+	}
+	set_bit(NVME_RDMA_Q_ALLOCATED, &queue->flags);
+	return 0;
+}
+
+/**
+ * nvme_rdma_alloc_queue() - create a queue's CM ID and connect it
+ * @ctrl: controller owning the queue
+ * @idx: queue index, 0 for the admin queue
+ * @queue_size: number of entries in the queue
+ *
+ * Creates the RDMA CM ID and waits until the CM event handler has resolved
+ * the address and route, created the IB resources and established the
+ * connection (or failed to).
+ *
+ * Return: 0 on success (the queue is marked allocated), else a negative
+ * errno.
+ */
+int nvme_rdma_alloc_queue(struct nvme_rdma_ctrl *ctrl,
+			  int idx, size_t queue_size)
+{
+	int ret = nvme_rdma_alloc_queue_begin(ctrl, idx, queue_size);
+
+	return ret ?: nvme_rdma_alloc_queue_end(&ctrl->queues[idx]);
 }
 
 /**
@@ -691,17 +726,21 @@ int nvme_rdma_start_io_queues(struct nvme_rdma_ctrl *ctrl,
 {
 	int i, ret = 0;
 
+	/*
+	 * The queues' Connect commands go out at once, each from a work item
+	 * of its own (nvmf_connect_io_queue() waits for its answer), and are
+	 * all waited for before any failure is acted on.
+	 */
+	for (i = first; i < last; i++)
+		queue_work(nvme_rdma_start_wq, &ctrl->queues[i].start_work);
 	for (i = first; i < last; i++) {
-		ret = nvme_rdma_start_queue(ctrl, i);
-		if (ret)
-			goto out_stop_queues;
+		flush_work(&ctrl->queues[i].start_work);
+		if (ctrl->queues[i].start_error && !ret)
+			ret = ctrl->queues[i].start_error;
 	}
-
-	return 0;
-
-out_stop_queues:
-	for (i--; i >= first; i--)
-		nvme_rdma_stop_queue(&ctrl->queues[i]);
+	if (ret)	/* a failed queue is stopped already, a started one here */
+		for (i = first; i < last; i++)
+			nvme_rdma_stop_queue(&ctrl->queues[i]);
 	return ret;
 }
 
@@ -720,7 +759,7 @@ int nvme_rdma_alloc_io_queues(struct nvme_rdma_ctrl *ctrl)
 	struct ib_device *ibdev = ctrl->device->dev;
 	unsigned int nr_io_queues, nr_default_queues;
 	unsigned int nr_read_queues, nr_poll_queues;
-	int i, ret;
+	int i, begun, ret, err;
 
 	nr_read_queues = min_t(unsigned int, ibdev->num_comp_vectors,
 			       min(opts->nr_io_queues, num_online_cpus()));
@@ -771,19 +810,28 @@ int nvme_rdma_alloc_io_queues(struct nvme_rdma_ctrl *ctrl)
 			min(nr_poll_queues, nr_io_queues);
 	}
 
+	/*
+	 * All I/O queues' connections are set up at once: each one's CM
+	 * handler resolves, creates its queue pair and MRs and connects on
+	 * its own, and only the waits are one after another (stock sets up
+	 * one queue after the other). Every begun queue is waited for, also
+	 * after a failure, before any is freed; one failure fails them all.
+	 */
 	for (i = 1; i < ctrl->ctrl.queue_count; i++) {
-		ret = nvme_rdma_alloc_queue(ctrl, i,
-					    ctrl->ctrl.sqsize + 1);
+		ret = nvme_rdma_alloc_queue_begin(ctrl, i,
+						  ctrl->ctrl.sqsize + 1);
 		if (ret)
-			goto out_free_queues;
+			break;
 	}
-
-	return 0;
-
-out_free_queues:
-	for (i--; i >= 1; i--)
-		nvme_rdma_free_queue(&ctrl->queues[i]);
-
+	begun = i;
+	for (i = 1; i < begun; i++) {
+		err = nvme_rdma_alloc_queue_end(&ctrl->queues[i]);
+		if (err && !ret)
+			ret = err;
+	}
+	if (ret)
+		for (i = 1; i < begun; i++)
+			nvme_rdma_free_queue(&ctrl->queues[i]);
 	return ret;
 }
 

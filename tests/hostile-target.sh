@@ -17,6 +17,8 @@
 #   invalidation of another MR's key while that Connect holds an MR.
 # - the controller lost (every queue disconnected) with its keep-alive
 #   unanswered: error recovery ends the keep-alive at once.
+# - three I/O queues set up at once, the second refused at its RDMA CM
+#   connect or at its Connect command: every queue undone, no controller.
 # The host must say what was wrong, must not complete a command with a bad
 # response (the tool sees no further command on that queue), and must end
 # the connect attempt with an error once the admin (or I/O) timeout, 5 s
@@ -175,5 +177,32 @@ sleep 5		# past the keep-alive's own timeout
 rig_check "ka-gone: no command waited for its timeout" \
 	sh -c "! dmesg | tail -n +$((n + 1)) | grep -q 'QID [0-9]* timeout'"
 dmesg | tail -n +$((n + 1)) | grep nvme | sed "s/^/RIG-LOG ka-gone host: /"
+# three I/O queues set up at once, the second failing: at its RDMA CM
+# connect (rejected) or at its Connect command (Invalid Field). The host
+# went on with queue 3 meanwhile (its connect request, its Connect command:
+# one after the other, stock would never get to them), then undid them all.
+for c in q3-cm-reject q3-connect-fail; do
+	start_tool $c
+	rig_check "$c: nvme connect fails" \
+		sh -c "! nvme connect -t rdma -a $RIG_IP4 -s 4430 -n $RIG_NQN \
+			--nr-io-queues=1 --nr-write-queues=1 --nr-poll-queues=1"
+	rig_check "$c: no controller left" rig_wait 10 rig_no_controllers
+	end_tool $c 0
+	rig_check "$c: the tool saw the host go" grep -q '^host went away$' "$out"
+	rig_check "$c: the host asked for 3 I/O queues" \
+		has_msg $((n + 1)) 'creating 3 I/O queues'
+	case $c in
+	q3-cm-reject)
+		rig_check "$c: the host says why" \
+			has_msg $((n + 1)) 'rdma connection establishment failed'
+		rig_check "$c: queue 3 was set up beside queue 2" \
+			grep -q '^connect request: qid 3 ' "$out" ;;
+	q3-connect-fail)
+		rig_check "$c: the host says why" \
+			has_msg $((n + 1)) 'failed to connect queue: 2 ret='
+		rig_check "$c: queue 3's Connect went out beside queue 2's" \
+			grep -q '^command: qid 3 opcode 0x7f fctype 0x1 ' "$out" ;;
+	esac
+done
 
 rig_unload nvme-rdma

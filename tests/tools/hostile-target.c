@@ -48,6 +48,11 @@
  *   ka-gone      as io-good until the controller is live; then the first
  *                Keep Alive goes unanswered and the tool disconnects every
  *                queue (a controller lost with its keep-alive outstanding)
+ * Cases that serve everything and grant up to 3 I/O queues (the host asks
+ * for them with --nr-io-queues, --nr-write-queues, --nr-poll-queues):
+ *   q3-cm-reject     the RDMA CM connect request of I/O queue 2 is rejected
+ *   q3-connect-fail  the Connect command of I/O queue 2 is answered with
+ *                    Invalid Field
  *
  * Prints LISTENING when it can be connected to, a line per connection,
  * command received and response sent. Exit status: 0 when the bad thing
@@ -85,6 +90,7 @@ struct cm_rep {
 #define CMD_SGL_KEY	35	/* dptr (24) + address (8) + length (3) */
 #define CMD_CDW10	40	/* Identify CNS, Set Features FID, attrib */
 #define CMD_PROP_OFS	44
+#define CMD_CDW11	44	/* Set Features' value */
 #define CMD_PROP_VAL	48
 
 #define OPC_GET_LOG	0x02
@@ -181,6 +187,14 @@ static void accept_queue(struct rdma_cm_event *ev)
 	struct queue *q;
 	uint16_t hsqsize = le16toh(req->hsqsize);
 	int i;
+
+	if (is("q3-cm-reject") && le16toh(req->qid) == 2) {
+		if (rdma_reject(ev->id, NULL, 0))
+			die("rdma_reject");
+		printf("REJECTED connect request: qid 2\n");
+		mark_done();
+		return;
+	}
 
 	if (nr_queues == MAX_QUEUES) {
 		printf("FAIL more than %d connection requests\n", MAX_QUEUES);
@@ -398,8 +412,16 @@ static void serve_admin(struct queue *q, const uint8_t *cmd, uint16_t cid)
 			mark_done();
 		return;
 	case OPC_SET_FEAT:
-		/* Number of Queues: one submission and one completion queue */
-		if (cmd[CMD_CDW10] == 0x07 && !is("ioccsz-small"))
+		/*
+		 * Number of Queues: one submission and one completion queue;
+		 * up to 3 in the q3- cases (0's based, both halves)
+		 */
+		if (cmd[CMD_CDW10] == 0x07 && prefix("q3-")) {
+			uint32_t asked = le32toh(*(uint32_t *)&cmd[CMD_CDW11]);
+			uint32_t n = (asked & 0xffff) < 2 ? (asked & 0xffff) : 2;
+
+			ok(q, cid, n | n << 16);
+		} else if (cmd[CMD_CDW10] == 0x07 && !is("ioccsz-small"))
 			ok(q, cid, 0);
 		else
 			refuse(q, cid, ST_INVALID_FIELD);
@@ -448,7 +470,15 @@ static void io_connect_case(struct queue *q, uint16_t cid)
 		send_response(q, cid, 0, 0, 32, 0, 0, 0);
 	else if (is("io-wrong-inv"))
 		send_response(q, cid, 0, 0, 16, 0, 1, admin_data_rkey);
-	else if (is("io-good") || is("ka-gone")) {
+	else if (prefix("q3-")) {
+		if (is("q3-connect-fail") && q->qid == 2) {
+			refuse(q, cid, ST_INVALID_FIELD);
+			mark_done();
+		} else {
+			ok(q, cid, 0);
+		}
+		return;
+	} else if (is("io-good") || is("ka-gone")) {
 		ok(q, cid, 0);
 		serve_all = 1;
 		if (is("ka-gone"))
@@ -468,7 +498,7 @@ static void handle(struct queue *q, const uint8_t *cmd)
 		      cmd[CMD_FCTYPE] == FCT_CONNECT;
 	/* the Connect cases stop at the Connect; the others serve */
 	int serving = prefix("rep-crqsize-") ? 0 :
-		      prefix("ioccsz-") || prefix("io-") ||
+		      prefix("ioccsz-") || prefix("io-") || prefix("q3-") ||
 		      is("inv-unknown") || is("ka-gone");
 	int i;
 
@@ -575,6 +605,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	kase = argv[3];
+	serve_all = prefix("q3-");	/* every queue but the case's */
 	if (argc == 5)
 		linger = atof(argv[4]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
