@@ -1089,6 +1089,27 @@ static enum blk_eh_timer_return nvme_rdma_timeout(struct request *rq)
 	return BLK_EH_RESET_TIMER;
 }
 
+/*
+ * A command sent while the controller connects (Connect, Identify,
+ * Property Get/Set, Set Features) that the controller dropped -- it gives a
+ * controller up when its keep-alive timeout passes without a command, and
+ * a lost DREQ leaves the host unaware -- never comes back; error recovery
+ * cannot start while connecting, so the attempt would sit for the whole
+ * admin_timeout (60 s). Twice the keep-alive timeout is as long as waiting
+ * can help; then the attempt fails and the next one begins.
+ */
+static void nvme_rdma_bound_setup_timeout(struct nvme_rdma_ctrl *ctrl,
+					  struct request *rq)
+{
+	unsigned int bound = 2 * ctrl->ctrl.kato * HZ;
+
+	if (likely(ctrl->ctrl.state != NVME_CTRL_CONNECTING) || !bound)
+		return;
+	if (!rq->timeout)
+		rq->timeout = rq->q->rq_timeout;
+	rq->timeout = min(rq->timeout, bound);
+}
+
 /* under sq_lock, once the command is admitted: its counters */
 static void nvme_rdma_count_cmd(struct nvme_rdma_queue *queue,
 				struct nvme_rdma_request *req,
@@ -1139,6 +1160,7 @@ static blk_status_t nvme_rdma_queue_one(struct nvme_rdma_queue *queue,
 	if (ret)
 		return ret;
 
+	nvme_rdma_bound_setup_timeout(queue->ctrl, rq);
 	nvmeof_start_request(rq);
 
 	if (IS_ENABLED(CONFIG_BLK_DEV_INTEGRITY) &&

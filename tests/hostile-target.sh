@@ -17,6 +17,8 @@
 #   invalidation of another MR's key while that Connect holds an MR.
 # - the controller lost (every queue disconnected) with its keep-alive
 #   unanswered: error recovery ends the keep-alive at once.
+# - a command lost while connecting fails after twice the keep-alive
+#   timeout, not nvme_core's admin_timeout.
 # - three I/O queues set up at once, the second refused at its RDMA CM
 #   connect or at its Connect command: every queue undone, no controller.
 # The host must say what was wrong, must not complete a command with a bad
@@ -105,6 +107,21 @@ end_tool good-linger-1s 1
 rig_check "linger control: the tool says the host stayed" \
 	grep -q '^FAIL host still connected 1 s after' "$out"
 
+# a command lost while connecting, with admin_timeout at its default (60 s)
+# and a keep-alive timeout of 2 s: our host fails it after twice the
+# keep-alive timeout (stock would wait the 60 s)
+echo 60 > /sys/module/nvme_core/parameters/admin_timeout
+start_tool good
+t0=$(rig_t)
+rig_check "setup bound: nvme connect fails" \
+	sh -c "! nvme connect -t rdma -a $RIG_IP4 -s 4430 -n $RIG_NQN --keep-alive-tmo=2"
+t=$(rig_since "$t0")
+rig_check "setup bound: no controller left" rig_wait 10 rig_no_controllers
+end_tool setup-bound 0
+rig_check "setup bound: the lost command failed after 2 x 2 s, not 60 s (connect took $t s)" \
+	awk -v t="$t" 'BEGIN { exit !(t < 30) }'
+rig_check "setup bound: it timed out" has_msg $((n + 1)) "I/O [0-9]* QID 0 timeout"
+echo 5 > /sys/module/nvme_core/parameters/admin_timeout
 # the RDMA CM accept
 hostile rep-short "QID 0: controller receive queue size (CRQSIZE) 0 takes no command: refusing the connection" 0 0
 hostile rep-recfmt "QID 0: RDMA CM accept has record format 1, not 0: refusing the connection" 0 0
