@@ -536,6 +536,18 @@ static void nvme_rdma_start_work(struct work_struct *work)
 }
 
 /*
+ * Undo a queue whose CM ID exists, however far its CM handler got: the ID
+ * first, since rdma_destroy_id() waits for a handler still running and
+ * none runs after it, then the IB resources that handler may have made.
+ */
+static void nvme_rdma_destroy_queue(struct nvme_rdma_queue *queue)
+{
+	rdma_destroy_id(queue->cm_id);
+	nvme_rdma_destroy_queue_ib(queue);
+	mutex_destroy(&queue->queue_lock);
+}
+
+/*
  * Create a queue's CM ID and start resolving its address: the CM event
  * handler goes on by itself (route, IB resources, connect) and completes
  * cm_done at the end, which nvme_rdma_alloc_queue_end() waits for.
@@ -586,13 +598,11 @@ static int nvme_rdma_alloc_queue_begin(struct nvme_rdma_ctrl *ctrl,
 	if (ret) {
 		dev_info(ctrl->ctrl.device,
 			 "rdma_resolve_addr failed (%d).\n", ret);
-		goto out_destroy_cm_id;
+		nvme_rdma_destroy_queue(queue);
+		return ret;
 	}
 	return 0;
 
-out_destroy_cm_id:
-	rdma_destroy_id(queue->cm_id);
-	nvme_rdma_destroy_queue_ib(queue);
 out_destroy_mutex:
 	mutex_destroy(&queue->queue_lock);
 	return ret;
@@ -610,9 +620,7 @@ static int nvme_rdma_alloc_queue_end(struct nvme_rdma_queue *queue)
 	if (ret) {
 		dev_info(queue->ctrl->ctrl.device,
 			 "rdma connection establishment failed (%d)\n", ret);
-		rdma_destroy_id(queue->cm_id);
-		nvme_rdma_destroy_queue_ib(queue);
-		mutex_destroy(&queue->queue_lock);
+		nvme_rdma_destroy_queue(queue);
 		return ret;
 	}
 	set_bit(NVME_RDMA_Q_ALLOCATED, &queue->flags);
@@ -651,9 +659,7 @@ void nvme_rdma_free_queue(struct nvme_rdma_queue *queue)
 
 	/* a dispatch always ends with a post: quiesced, nothing is pending */
 	WARN_ON_ONCE(!llist_empty(&queue->pending_sends));
-	rdma_destroy_id(queue->cm_id);
-	nvme_rdma_destroy_queue_ib(queue);
-	mutex_destroy(&queue->queue_lock);
+	nvme_rdma_destroy_queue(queue);
 }
 
 /**
