@@ -61,11 +61,10 @@ static ssize_t __maybe_unused nvmet_rdma_host_port_addr(struct nvmet_ctrl *ctrl,
 							char *traddr,
 							size_t traddr_len)
 {
-	struct nvmet_rdma_queue *queue =
-		container_of(ctrl->sqs[0], struct nvmet_rdma_queue, nvme_sq);
-
-	return snprintf(traddr, traddr_len, "%pISc",
-			(struct sockaddr *)&queue->cm_id->route.addr.dst_addr);
+	return nvmet_rdma_queue_host_traddr(container_of(ctrl->sqs[0],
+							 struct nvmet_rdma_queue,
+							 nvme_sq),
+					    traddr, traddr_len);
 }
 
 const struct nvmet_fabrics_ops nvmet_rdma_ops = {

@@ -353,6 +353,8 @@ static inline void nvmet_rdma_put_rsp(struct nvmet_rdma_rsp *rsp)
 void __nvmet_rdma_queue_disconnect(struct nvmet_rdma_queue *queue);
 void nvmet_rdma_queue_disconnect(struct nvmet_rdma_queue *queue);
 void nvmet_rdma_error_comp(struct nvmet_rdma_queue *queue);
+ssize_t nvmet_rdma_queue_host_traddr(struct nvmet_rdma_queue *queue,
+				     char *buf, size_t len);
 int nvmet_rdma_cm_handler(struct rdma_cm_id *cm_id,
 			  struct rdma_cm_event *event);
 void nvmet_rdma_delete_ctrl(struct nvmet_ctrl *ctrl);

@@ -657,12 +657,36 @@ free_queue:
 	 * Don't destroy the cm_id in free path, as we implicitly
 	 * destroy the cm_id here with non-zero ret code.
 	 */
-	queue->cm_id = NULL;
+	WRITE_ONCE(queue->cm_id, NULL);	/* its statistics file reads it */
 	nvmet_rdma_free_queue(queue);
 put_device:
 	nvmet_rdma_put_device(ndev);
 
 	return ret;
+}
+
+/**
+ * nvmet_rdma_queue_host_traddr() - the host's address of a queue's RDMA
+ *	connection, as nvmet shows a controller's host_traddr
+ * @queue: the queue
+ * @buf: where the address goes, as text
+ * @len: the size of @buf
+ *
+ * Return: the length of the text (snprintf's), 0 when the queue has no
+ * connection any more (its connect failed).
+ */
+ssize_t nvmet_rdma_queue_host_traddr(struct nvmet_rdma_queue *queue,
+				     char *buf, size_t len)
+{
+	struct rdma_cm_id *cm_id = READ_ONCE(queue->cm_id);
+
+	if (!cm_id) {
+		if (len)
+			buf[0] = '\0';
+		return 0;
+	}
+	return snprintf(buf, len, "%pISc",
+			(struct sockaddr *)&cm_id->route.addr.dst_addr);
 }
 
 static void nvmet_rdma_queue_established(struct nvmet_rdma_queue *queue)

@@ -37,12 +37,15 @@ static int nvmet_rdma_queue_stats_show(struct seq_file *m, void *unused)
 	struct nvmet_rdma_queue *queue = m->private;
 	struct nvmet_rdma_queue_stats *s = &queue->stats;
 	struct nvmet_ctrl *ctrl = READ_ONCE(queue->nvme_sq.ctrl);
+	char traddr[64];
 	int i;
 
 	if (ctrl) {
 		seq_printf(m, "cntlid %u\n", ctrl->cntlid);
 		seq_printf(m, "hostnqn %s\n", ctrl->hostnqn);
 	}
+	if (nvmet_rdma_queue_host_traddr(queue, traddr, sizeof(traddr)) > 0)
+		seq_printf(m, "host_traddr %s\n", traddr);
 	seq_printf(m, "qid %d\n", queue->host_qid);
 	for (i = 0; i < NVMEOF_CMD_CLASSES; i++)
 		seq_printf(m, "%s %lld\n", nvmet_rdma_cmd_class_names[i],

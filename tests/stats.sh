@@ -57,6 +57,10 @@ tq=$(target_queue 1)
 rig_must "target: the I/O queue's file" test -f "$tq"
 rig_check "target: 2 queues, one file each" test "$(ls $T | wc -l)" = 2
 rig_check "target: the queue's controller" test -n "$(count_of "$tq" cntlid)"
+# in one guest the host connects from the target's own address
+rig_check "target: the host's address on the I/O queue and the admin queue" \
+	test "$(count_of "$tq" host_traddr) $(count_of "$(target_queue 0)" host_traddr)" \
+	= "$RIG_IP4 $RIG_IP4"
 rig_check "the reads after the connect are over" rig_wait 20 settled $H/queue1
 cp $H/queue1 /tmp/host.before
 cp "$tq" /tmp/target.before

@@ -42,13 +42,14 @@ printf '%s\n' 'cmds_read 10' 'cmds_write 4' 'cmds_other_io 1' \
 	'bytes_read 40960' 'bytes_written 8192' 'status_generic 1' \
 	'status_media 2' 'rsp_rejected 1' 'wc_errors 1' 'timeouts 2' \
 	'sq_full 5' 'live 1' > "$H/queue1"
-printf '%s\n' 'cntlid 7' 'hostnqn nqn.2014-08.org.nvmexpress:uuid:x' 'qid 1' \
+printf '%s\n' 'cntlid 7' 'hostnqn nqn.2014-08.org.nvmexpress:uuid:x' \
+	'host_traddr 192.0.2.7' 'qid 1' \
 	'cmds_read 10' 'cmds_write 4' 'bytes_read 40960' 'bytes_written 8192' \
 	'cmds_rejected 3' 'pages_held 17' 'srq 0' > "$T/queue5"
 
 "$tool" stat --json > "$tmp/totals.json"
-check "--json parses, counters are numbers, the NQN a string" json_is "$tmp/totals.json" \
-	"j['host'][0]['controller'] == 'nvme3' and j['host'][0]['ctrl']['reconnects'] == 3 and j['host'][0]['queues'][1]['counters']['bytes_read'] == 40960 and j['target'][0]['counters']['hostnqn'] == 'nqn.2014-08.org.nvmexpress:uuid:x' and j['target'][0]['queue'] == 'queue5' and j['interval'] == 0"
+check "--json parses, counters are numbers, the NQN and address strings" json_is "$tmp/totals.json" \
+	"j['host'][0]['controller'] == 'nvme3' and j['host'][0]['ctrl']['reconnects'] == 3 and j['host'][0]['queues'][1]['counters']['bytes_read'] == 40960 and j['target'][0]['counters']['hostnqn'] == 'nqn.2014-08.org.nvmexpress:uuid:x' and j['target'][0]['counters']['host_traddr'] == '192.0.2.7' and j['target'][0]['queue'] == 'queue5' and j['interval'] == 0"
 "$tool" stat > "$tmp/totals.txt"
 check "the controller line: resets, reconnects, failures, recoveries summed" \
 	grep -qx 'host nvme3: 2 queues, 1 resets, 3 reconnects, 4 failed reconnects, 3 error recoveries' "$tmp/totals.txt"
@@ -65,7 +66,7 @@ check "a target queue's row, named by controller and queue" \
 "$tool" stat --json 1 1 > "$tmp/rate.json"
 wait
 check "over an interval: the differences, states kept" json_is "$tmp/rate.json" \
-	"j['interval'] == 1 and j['host'][0]['queues'][1]['counters']['cmds_read'] == 5 and j['host'][0]['queues'][1]['counters']['bytes_read'] == 20480 and j['host'][0]['queues'][1]['counters']['cmds_write'] == 0 and j['host'][0]['queues'][1]['counters']['live'] == 1 and j['host'][0]['ctrl']['queues'] == 2 and j['target'][0]['counters']['qid'] == 1 and j['target'][0]['counters']['cntlid'] == 7"
+	"j['interval'] == 1 and j['host'][0]['queues'][1]['counters']['cmds_read'] == 5 and j['host'][0]['queues'][1]['counters']['bytes_read'] == 20480 and j['host'][0]['queues'][1]['counters']['cmds_write'] == 0 and j['host'][0]['queues'][1]['counters']['live'] == 1 and j['host'][0]['ctrl']['queues'] == 2 and j['target'][0]['counters']['qid'] == 1 and j['target'][0]['counters']['cntlid'] == 7 and j['target'][0]['counters']['host_traddr'] == '192.0.2.7'"
 check "over an interval: a queue that appeared counts from 0" json_is "$tmp/rate.json" \
 	"[q['counters']['cmds_write'] for q in j['target'] if q['queue'] == 'queue6'] == [6]"
 "$tool" stat 1 1 > "$tmp/rate.txt"
