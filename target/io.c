@@ -675,8 +675,7 @@ static u32 nvmet_rdma_expected_len(struct nvmet_rdma_rsp *rsp)
  */
 static u32 nvmet_rdma_max_transfer(struct nvmet_rdma_rsp *rsp)
 {
-	u32 mdts = rsp->req.metadata_len ? NVMET_RDMA_MAX_METADATA_MDTS :
-					    NVMET_RDMA_MAX_MDTS;
+	u8 mdts = nvmet_rdma_mdts(rsp->req.metadata_len);
 
 	return nvmeof_rw_wire_len(SZ_4K << mdts, rsp->req.metadata_len,
 				  nvmet_rdma_pract(rsp));

@@ -42,11 +42,49 @@ static int srq_size_set(const char *val, const struct kernel_param *kp)
 	return param_set_int(val, kp);
 }
 
+/*
+ * Read at load time only: a controller's Identify and the checks of its
+ * commands' SGLs must agree for its whole life.
+ */
+static int max_mdts_set(const char *val, const struct kernel_param *kp);
+static const struct kernel_param_ops max_mdts_ops = {
+	.set = max_mdts_set,
+	.get = param_get_uint,
+};
+
+static unsigned int nvmet_rdma_max_mdts = NVMET_RDMA_MAX_MDTS;
+module_param_cb(max_mdts, &max_mdts_ops, &nvmet_rdma_max_mdts, 0444);
+MODULE_PARM_DESC(max_mdts,
+		 "largest transfer offered, as MDTS: 2^N pages of 4 KiB, 1-8 (default 8: 1 MiB; 5 at most with metadata)");
+
+static int max_mdts_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 10, &n) || n < 1 || n > NVMET_RDMA_MAX_MDTS) {
+		pr_err("max_mdts %s: must be 1 to %d\n", val,
+		       NVMET_RDMA_MAX_MDTS);
+		return -EINVAL;
+	}
+	return param_set_uint(val, kp);
+}
+
+/**
+ * nvmet_rdma_mdts() - the MDTS the target offers (max_mdts, capped)
+ * @metadata: for a controller or command with metadata (PI)
+ *
+ * Return: MDTS, in powers of two of 4 KiB pages (nvmet's CAP.MPSMIN).
+ */
+u8 nvmet_rdma_mdts(bool metadata)
+{
+	return min_t(u8, nvmet_rdma_max_mdts,
+		     metadata ? NVMET_RDMA_MAX_METADATA_MDTS :
+				NVMET_RDMA_MAX_MDTS);
+}
+
 static u8 nvmet_rdma_get_mdts(const struct nvmet_ctrl *ctrl)
 {
-	if (ctrl->pi_support)
-		return NVMET_RDMA_MAX_METADATA_MDTS;
-	return NVMET_RDMA_MAX_MDTS;
+	return nvmet_rdma_mdts(ctrl->pi_support);
 }
 
 static u16 nvmet_rdma_get_max_queue_size(const struct nvmet_ctrl *ctrl)

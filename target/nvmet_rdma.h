@@ -39,7 +39,10 @@
 #define NVMET_RDMA_DEFAULT_IN_CAPSULE_SIZE	PAGE_SIZE
 #define NVMET_RDMA_MAX_IN_CAPSULE_SIZE		max_t(int, SZ_64K, PAGE_SIZE)
 
-/* Assume mpsmin == device_page_size == 4KB */
+/*
+ * Assume mpsmin == device_page_size == 4KB. The most the target offers;
+ * max_mdts lowers it (nvmet_rdma_mdts()), queues are sized for the most.
+ */
 #define NVMET_RDMA_MAX_MDTS			8
 #define NVMET_RDMA_MAX_METADATA_MDTS		5
 
@@ -299,6 +302,7 @@ static inline int num_pages(int len)
 extern bool nvmet_rdma_use_srq;
 extern int nvmet_rdma_srq_size;
 extern const struct nvmet_fabrics_ops nvmet_rdma_ops;
+u8 nvmet_rdma_mdts(bool metadata);
 extern struct workqueue_struct *nvmet_rdma_wq;
 
 /* stats.c: the statistics under debugfs */

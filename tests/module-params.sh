@@ -4,12 +4,14 @@
 # depth (QD 128 from two jobs, in-capsule 16 KiB writes, 128 KiB transfers
 # over RDMA READ/WRITE): the host's register_always off and on, the
 # target's unsignalled_responses and premap_data off, cached_pages 0 and 1,
-# use_srq with the smallest srq_size (256, shared by every queue). On a
-# kernel whose ports have param_max_queue_size (6.12), a port offering 256
-# entries and a host asking for them (sqsize 255, I/O at QD 256), and one
-# asking more than our target takes (capped with a warning). The target's
-# host_traddr op (6.12) is read only by nvmet's debugfs, which Debian's 6.12
-# does not build: not reachable here.
+# use_srq with the smallest srq_size (256, shared by every queue), max_mdts
+# 5 (128 KiB: Identify, the host's split, refusals beyond it; 9 refused at
+# load). On a kernel whose ports have param_max_queue_size (6.12), a port
+# offering 256 entries and a host asking for them (sqsize 255, I/O at QD
+# 256), and one asking more than our target takes (capped with a warning).
+# The target's host_traddr op (6.12) is read only by nvmet's debugfs, which
+# Debian's 6.12 does not build; the address it gives is the statistics'
+# host_traddr, which the stats scenario checks.
 # rig: pairs=ours/ours kernels=stock rdma=rxe timeout=300
 
 rig_setup_rdma
@@ -49,6 +51,33 @@ with_params "register_always=Y" "unsignalled_responses=N premap_data=N"
 with_params "" "cached_pages=0"
 with_params "" "cached_pages=1"
 with_params "" "use_srq=Y srq_size=256"
+
+# max_mdts: the transfer size the target offers, and what it refuses
+# beyond it (the hostile host's mdts case reads MDTS from Identify: a write
+# and read of exactly 128 KiB, one byte more, one block more)
+rig_must "max_mdts=9 refused" sh -c "! $MODPROBE nvmet-rdma max_mdts=9"
+rig_check "max_mdts=9: the target said why" \
+	sh -c 'dmesg | grep -q "nvmet_rdma: max_mdts 9: must be 1 to 8"'
+rig_load ours nvmet-rdma max_mdts=5
+rig_load ours nvme-rdma
+rig_check "max_mdts=5: nvmet-rdma max_mdts=5" param_is nvmet-rdma max_mdts=5
+rig_must "max_mdts=5: export" rig_export "$dev" 1 "$RIG_IP4" ipv4 4420 16384
+ns=$(rig_connect)
+rig_must "max_mdts=5: connect" test -b "$ns"
+rig_check "max_mdts=5: Identify Controller says MDTS 5" \
+	sh -c "nvme id-ctrl $ns | grep -Eq '^mdts +: 5\$'"
+rig_check "max_mdts=5: the host's largest transfer is 128 KiB" \
+	test "$(cat /sys/block/${ns#/dev/}/queue/max_hw_sectors_kb)" = 128
+rig_check "max_mdts=5: 1M randrw QD4, split by the host" \
+	rig_fio_verify "$ns" randrw 1M 4 1 8M
+rig_check "max_mdts=5: a hostile host at MDTS and beyond" \
+	/rig/bin/hostile-host "$RIG_IP4" 4420 "$RIG_NQN" mdts
+rig_check "max_mdts=5: the target refused MDTS + 1 byte" \
+	sh -c 'dmesg | grep -q "nvmet_rdma: queue [0-9]*: keyed SGL of 131073 bytes for a command of 131072 (most 131072): rejected"'
+rig_check "max_mdts=5: disconnect" rig_disconnect
+rig_check "max_mdts=5: controller gone" rig_wait 20 rig_no_controllers
+rig_check "max_mdts=5: unexport" rig_unexport
+rig_unload nvme-rdma nvmet-rdma
 
 # 6.12's nvmet: the port's queue depth and the host's address per controller
 port=$NVMET_CFS/ports/1
