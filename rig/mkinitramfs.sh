@@ -4,7 +4,7 @@
 # mkinitramfs.sh - the rig's guest root filesystem, in two layers.
 #
 #   rig/mkinitramfs.sh base KVER MODROOT OUT
-#       busybox, nvme-cli, fio, iproute2, rdma-core, perftest and kmod copied
+#       busybox, nvme-cli, fio, iproute2, rdma-core, perftest, e2fsprogs and kmod copied
 #       from this machine with their libraries, plus the kernel's own modules
 #       that the scenarios need (from MODROOT/lib/modules/KVER). Cached by the
 #       caller; takes a few seconds.
@@ -22,10 +22,10 @@ set -euo pipefail
 # Kernel modules the scenarios load, with dependencies resolved by modprobe.
 GUEST_MODULES="nvme-rdma nvmet-rdma nvme-tcp nvmet-tcp rdma_rxe siw rdma_ucm ib_uverbs
 	null_blk brd dummy crc32_pclmul crc32_generic crc32c_generic crc32c-intel
-	nvme-loop nvme ipv6 configfs virtio_pci virtio_net sch_netem"
+	nvme-loop nvme ipv6 configfs virtio_pci virtio_net sch_netem loop ext4"
 BINARIES="/usr/sbin/nvme /usr/bin/fio /usr/sbin/ip /usr/bin/rdma /usr/bin/kmod
 	/usr/bin/ib_read_lat /usr/bin/ib_write_lat /usr/bin/ibv_devices /usr/bin/rping
-	/usr/bin/perf /usr/sbin/tc"
+	/usr/bin/perf /usr/sbin/tc /usr/sbin/mke2fs /usr/sbin/e2fsck"
 
 copy_with_libs() {
 	local stage=$1 f lib

@@ -181,6 +181,15 @@ rig_reset() {
 		rig_check "guest ran on its $RIG_CPUS vCPUs" test "$(nproc)" -eq "$RIG_CPUS"
 	rig_check "reset: every controller deleted" \
 		rig_wait 30 rig_no_controllers
+	# rig_fs_start's filesystem and loop device hold the namespace's
+	# disk, and with it nvme_core
+	if [ -n "${RIG_FS_LOOP:-}" ]; then
+		[ -z "${RIG_FS_WRITER:-}" ] || kill -9 "$RIG_FS_WRITER" 2> /dev/null
+		killall -9 dd 2> /dev/null
+		umount /mnt/fs 2> /dev/null
+		losetup -d "$RIG_FS_LOOP" 2> /dev/null
+		RIG_FS_LOOP= RIG_FS_WRITER=
+	fi
 	if [ -d $NVMET_CFS ]; then
 		rig_unexport
 		rmdir $NVMET_CFS/hosts/* 2> /dev/null
@@ -624,12 +633,79 @@ rig_fio_failed() {
 	rig_check "fio ended with an error" test "$(cat /tmp/fio.rc)" != 0
 }
 
+# rig_fs_start DEV - an ext4 filesystem on DEV from 32 MiB on (a loop
+# device: rig_fio_load uses the first 16 MiB; made by e2fsprogs' mke2fs,
+# busybox's makes no ext4) mounted at /mnt/fs, and a writer that keeps
+# writing files of 64 KiB of random data, each with fsync (dd conv=fsync),
+# until rig_fs_check: a file whose fsync succeeded is listed with its
+# md5sum in /tmp/fs.synced, one that failed in /tmp/fs.failed. Nothing
+# else may use DEV from 32 MiB on meanwhile.
+rig_fs_start() {
+	rm -f /tmp/fs.stop /tmp/fs.failed
+	: > /tmp/fs.synced
+	{ $MODPROBE -a loop ext4 && RIG_FS_LOOP=$(losetup -f) &&
+		losetup -o $((32 << 20)) "$RIG_FS_LOOP" "$1" &&
+		/usr/sbin/mke2fs -q -t ext4 -F "$RIG_FS_LOOP" && mkdir -p /mnt/fs &&
+		mount -t ext4 "$RIG_FS_LOOP" /mnt/fs; } > /tmp/fs.out 2>&1 || {
+		rig_log "ext4 on $1: $(tr '\n' ' ' < /tmp/fs.out)"
+		return 1
+	}
+	(
+		n=0
+		while [ ! -e /tmp/fs.stop ]; do
+			n=$((n + 1))
+			dd if=/dev/urandom of=/tmp/fs.src bs=64k count=1 2> /dev/null
+			sum=$(md5sum < /tmp/fs.src)
+			if dd if=/tmp/fs.src of=/mnt/fs/f$n bs=64k conv=fsync 2> /dev/null; then
+				echo "f$n ${sum%% *}" >> /tmp/fs.synced
+			else
+				echo "f$n" >> /tmp/fs.failed
+			fi
+		done
+	) &
+	RIG_FS_WRITER=$!
+}
+
+# rig_fs_intact - the filesystem of rig_fs_start, unmounted (its pages
+# dropped), is clean by e2fsck and, mounted again, holds every file whose
+# fsync succeeded with the data written
+rig_fs_intact() {
+	local name sum bad=0
+	umount /mnt/fs || return 1
+	/usr/sbin/e2fsck -fn "$RIG_FS_LOOP" > /tmp/fsck.out 2>&1 || {
+		tail -15 /tmp/fsck.out
+		return 1
+	}
+	mount -t ext4 "$RIG_FS_LOOP" /mnt/fs || return 1
+	while read -r name sum; do
+		[ "$(md5sum < "/mnt/fs/$name" 2> /dev/null)" = "$sum  -" ] ||
+			{ rig_log "ext4: $name lost or changed"; bad=$((bad + 1)); }
+	done < /tmp/fs.synced
+	[ "$bad" = 0 ]
+}
+
+# rig_fs_check WHAT - end rig_fs_start's writer: it wrote files through
+# WHAT, none failed, and rig_fs_intact; then the filesystem goes
+rig_fs_check() {
+	touch /tmp/fs.stop
+	wait "$RIG_FS_WRITER"
+	rig_figure "ext4: $(wc -l < /tmp/fs.synced) files written with fsync through the $1"
+	rig_check "ext4: files written through the $1" test -s /tmp/fs.synced
+	rig_check "ext4: no write or fsync failed through the $1" test ! -e /tmp/fs.failed
+	rig_check "ext4: clean, and every fsync'd file intact after the $1" rig_fs_intact
+	umount /mnt/fs 2> /dev/null
+	losetup -d "$RIG_FS_LOOP"
+	RIG_FS_LOOP= RIG_FS_WRITER=
+}
+
 # rig_wire_outage WHAT FAULT REPAIR SECONDS - on the host guest, connected:
-# under a verified fio load, the fault asked for (rig_wire FAULT) and SECONDS
-# later its repair; the controller must reconnect by itself (how long after
-# the repair is printed), fio verify every block and the controller be live
+# under a verified fio load and an ext4 writer (rig_fs_start), the fault
+# asked for (rig_wire FAULT) and SECONDS later its repair; the controller
+# must reconnect by itself (how long after the repair is printed), fio
+# verify every block, every fsync'd file be intact, the controller be live
 rig_wire_outage() {
 	local pid t_on
+	rig_must "ext4 beside the load" rig_fs_start "$(rig_nvme_ns)"
 	rig_fio_load "$(rig_nvme_ns)" 40 &
 	pid=$!
 	sleep 5
@@ -640,6 +716,7 @@ rig_wire_outage() {
 	rig_check "the controller reconnected by itself" rig_wait 60 rig_reconnected &&
 		rig_figure "reconnected $(rig_since $t_on) s after '$3'"
 	rig_check "fio verified every block through the $1" rig_fio_done $pid
+	rig_fs_check "$1"
 	rig_check "controller live" rig_ctrl_live
 }
 

@@ -2,7 +2,8 @@
 # link-flap: two guests on a wire; the host's end of the link goes down and
 # up every 300 ms for a minute under verified fio load (a flapping port or a
 # bad cable). Expected: the controller ends live, by riding the flaps out or
-# by reconnecting by itself, and fio sees no error and verifies every block.
+# by reconnecting by itself, and fio sees no error and verifies every block;
+# every file fsync'd on ext4 beside it is intact.
 # A reconnect attempt whose command the flapping lost waits for it to time
 # out (the target, which dropped that controller when its keep-alive
 # timeout passed, says nothing): stock waits nvme_core's admin_timeout, so
@@ -19,6 +20,7 @@ wire_host() {
 	[ "$RIG_HOST" = ours ] ||
 		echo 15 > /sys/module/nvme_core/parameters/admin_timeout
 	rig_must "connect to the target guest" rig_wire_connect ",keep_alive_tmo=5,reconnect_delay=1,ctrl_loss_tmo=120"
+	rig_must "ext4 beside the load" rig_fs_start "$(rig_nvme_ns)"
 	rig_fio_load "$(rig_nvme_ns)" 110 &
 	pid=$!
 	sleep 5
@@ -37,6 +39,7 @@ wire_host() {
 	rig_check "controller live again" rig_wait 45 rig_ctrl_live
 	rig_figure "live $(rig_since $t_up) s after the last flap, $(rig_reconnects) reconnects"
 	rig_check "fio verified every block through the flapping" rig_fio_done $pid
+	rig_fs_check flapping
 	rig_check "controller live" rig_ctrl_live
 	rig_check "disconnect" rig_disconnect
 }

@@ -4,7 +4,8 @@
 # The port disabled for 10 s (the subsystem unlinked from it) and enabled
 # again: the target drops the port's controllers, the host is refused
 # while the port is down and reconnects by itself once it is back, fio
-# sees no error and verifies every block. Then the namespace disabled: the
+# sees no error and verifies every block, every file fsync'd on ext4 beside
+# it is intact. Then the namespace disabled: the
 # host hears of it (the target's namespace-changed event), its I/O fails
 # and ends (fio with an error, never a hang), the block device goes; the
 # namespace enabled again: the host finds it by itself, verified I/O on

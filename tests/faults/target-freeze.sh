@@ -5,7 +5,8 @@
 # notices, keeps reconnecting while the target is frozen, and reconnects by
 # itself once it is thawed (to a target that still holds the old
 # controller: the new association is a new controller); fio sees no error
-# and verifies every block. Then the target is frozen at the moment the
+# and verifies every block, every file fsync'd on ext4 beside it is
+# intact. Then the target is frozen at the moment the
 # host deletes the controller: the delete ends (after the shutdown's
 # Property Set times out: admin_timeout, stock's time too), and nothing is
 # left.

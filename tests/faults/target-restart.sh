@@ -5,8 +5,9 @@
 # namespace exported at the same address (a target rebooted: a new nvmet
 # instance, which knows nothing of the host's controller). Expected: the
 # host notices, is refused while the target is down, reconnects by itself
-# to the new instance, and fio sees no error and verifies every block (the
-# backing ramdisk stays, as a real target's disk would).
+# to the new instance, fio sees no error and verifies every block, every
+# file fsync'd on ext4 beside it is intact (the backing ramdisk stays, as a
+# real target's disk would).
 # rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock timeout=300
 
 wire_target() { rig_wire_serve; }
@@ -15,6 +16,7 @@ wire_host() {
 	local pid t0
 	rig_load_host
 	rig_must "connect to the target guest" rig_wire_connect ",keep_alive_tmo=5,reconnect_delay=1,ctrl_loss_tmo=120"
+	rig_must "ext4 beside the load" rig_fs_start "$(rig_nvme_ns)"
 	rig_fio_load "$(rig_nvme_ns)" 40 &
 	pid=$!
 	sleep 5
@@ -23,6 +25,7 @@ wire_host() {
 	rig_check "the controller reconnected by itself" rig_wait 60 rig_reconnected &&
 		rig_figure "reconnected $(rig_since $t0) s after the restart"
 	rig_check "fio verified every block through the restart" rig_fio_done $pid
+	rig_fs_check restart
 	rig_check "controller live" rig_ctrl_live
 	rig_check "disconnect" rig_disconnect
 }
