@@ -100,8 +100,9 @@ bench_cases() {
 # bench_rdma_counters - the RDMA device's counters, "NAME VALUE" a line:
 # retransmissions, RNR NAKs and sequence errors are time a QD1 or QD32 case
 # spends waiting for a timer, which icount skips to, and so are rxe-hw's
-# held SEND CQEs that no reply released (RIG-BENCH-RDMA lines print what a
-# case changed; bench-report.py ignores them)
+# held SEND CQEs that no reply released and our modules' send queue waits
+# (RIG-BENCH-RDMA lines print what a case changed; bench-report.py ignores
+# them)
 bench_rdma_counters() {
 	local f
 	for f in /sys/class/infiniband/$RIG_RDMA_DEV/ports/1/hw_counters/* \
@@ -109,6 +110,12 @@ bench_rdma_counters() {
 		/sys/kernel/debug/rxe_hw/send_cqe_holds_expired; do
 		[ -r "$f" ] && echo "${f##*/} $(cat "$f")"
 	done
+	# our modules' send queue waits (Documentation/statistics.md): a
+	# command that waited went back to blk-mq, or to the target's wait list
+	cat /sys/kernel/debug/nvme_rdma/*/queue* 2> /dev/null |
+		awk '$1 == "sq_full" { n += $2 } END { if (NR) print "host_sq_full", n }'
+	cat /sys/kernel/debug/nvmet_rdma/queue* 2> /dev/null |
+		awk '$1 == "sq_full" { n += $2 } END { if (NR) print "target_sq_full", n }'
 }
 
 # bench_profile CMD... - run CMD (a shell function is fine) while perf
