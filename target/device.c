@@ -211,8 +211,56 @@ void nvmet_rdma_free_cmds(struct nvmet_rdma_device *ndev,
 	kvfree(cmds);
 }
 
+/* arm the SRQ's low mark (the device then reports it once) */
+static void nvmet_rdma_srq_arm(struct work_struct *work)
+{
+	struct nvmet_rdma_srq *nsrq = container_of(to_delayed_work(work),
+						   struct nvmet_rdma_srq,
+						   arm_work);
+	struct ib_srq_attr attr = {
+		.srq_limit = max_t(u32, nsrq->ndev->srq_size /
+					NVMET_RDMA_SRQ_LOW_DIV, 1),
+	};
+	int ret;
+
+	ret = ib_modify_srq(nsrq->srq, &attr, IB_SRQ_LIMIT);
+	if (ret)
+		pr_info("%s: SRQ %d: no low-mark event (%d): a shortage of receive buffers goes unreported\n",
+			dev_name(&nsrq->ndev->device->dev), nsrq->idx, ret);
+}
+
+/* the device's events of an SRQ; may come in interrupt context */
+static void nvmet_rdma_srq_event(struct ib_event *event, void *context)
+{
+	struct nvmet_rdma_srq *nsrq = context;
+	unsigned long flags;
+
+	if (event->event != IB_EVENT_SRQ_LIMIT_REACHED) {
+		pr_err("%s: SRQ %d: %s (%d)\n",
+		       dev_name(&nsrq->ndev->device->dev), nsrq->idx,
+		       ib_event_msg(event->event), event->event);
+		return;
+	}
+	atomic64_inc(&nsrq->low_events);
+	pr_warn_ratelimited("%s: SRQ %d low: fewer than %zu of its %zu receive buffers posted; hosts may wait (RNR) for the target: raise srq_size\n",
+			    dev_name(&nsrq->ndev->device->dev), nsrq->idx,
+			    max_t(size_t, nsrq->ndev->srq_size /
+					  NVMET_RDMA_SRQ_LOW_DIV, 1),
+			    nsrq->ndev->srq_size);
+	spin_lock_irqsave(&nsrq->lock, flags);
+	if (!nsrq->dying)
+		queue_delayed_work(nvmet_rdma_wq, &nsrq->arm_work, HZ);
+	spin_unlock_irqrestore(&nsrq->lock, flags);
+}
+
 static void nvmet_rdma_destroy_srq(struct nvmet_rdma_srq *nsrq)
 {
+	/* no arming after this: it would modify a destroyed SRQ */
+	spin_lock_irq(&nsrq->lock);
+	nsrq->dying = true;
+	spin_unlock_irq(&nsrq->lock);
+	cancel_delayed_work_sync(&nsrq->arm_work);
+
 	nvmet_rdma_free_cmds(nsrq->ndev, nsrq->cmds, nsrq->ndev->srq_size,
 			     false);
 	ib_destroy_srq(nsrq->srq);
@@ -234,7 +282,7 @@ static void nvmet_rdma_destroy_srqs(struct nvmet_rdma_device *ndev)
 }
 
 static struct nvmet_rdma_srq *
-nvmet_rdma_init_srq(struct nvmet_rdma_device *ndev)
+nvmet_rdma_init_srq(struct nvmet_rdma_device *ndev, int idx)
 {
 	struct ib_srq_init_attr srq_attr = { NULL, };
 	size_t srq_size = ndev->srq_size;
@@ -250,6 +298,13 @@ nvmet_rdma_init_srq(struct nvmet_rdma_device *ndev)
 	srq_attr.attr.max_sge = 1 + ndev->in_capsule_pages;
 	srq_attr.attr.srq_limit = 0;
 	srq_attr.srq_type = IB_SRQT_BASIC;
+	srq_attr.event_handler = nvmet_rdma_srq_event;
+	srq_attr.srq_context = nsrq;
+	nsrq->idx = idx;
+	nsrq->ndev = ndev;
+	spin_lock_init(&nsrq->lock);
+	INIT_DELAYED_WORK(&nsrq->arm_work, nvmet_rdma_srq_arm);
+	atomic64_set(&nsrq->low_events, 0);
 	srq = ib_create_srq(ndev->pd, &srq_attr);
 	if (IS_ERR(srq)) {
 		ret = PTR_ERR(srq);
@@ -263,7 +318,6 @@ nvmet_rdma_init_srq(struct nvmet_rdma_device *ndev)
 	}
 
 	nsrq->srq = srq;
-	nsrq->ndev = ndev;
 
 	for (i = 0; i < srq_size; i++) {
 		nsrq->cmds[i].nsrq = nsrq;
@@ -271,6 +325,8 @@ nvmet_rdma_init_srq(struct nvmet_rdma_device *ndev)
 		if (ret)
 			goto out_free_cmds;
 	}
+	/* once full: armed on an empty SRQ it would fire at once */
+	nvmet_rdma_srq_arm(&nsrq->arm_work.work);
 
 	return nsrq;
 
@@ -312,7 +368,7 @@ static int nvmet_rdma_init_srqs(struct nvmet_rdma_device *ndev)
 		return -ENOMEM;
 
 	for (i = 0; i < ndev->srq_count; i++) {
-		ndev->srqs[i] = nvmet_rdma_init_srq(ndev);
+		ndev->srqs[i] = nvmet_rdma_init_srq(ndev, i);
 		if (IS_ERR(ndev->srqs[i])) {
 			ret = PTR_ERR(ndev->srqs[i]);
 			goto err_srq;

@@ -268,10 +268,24 @@ struct nvmet_rdma_port {
 	bool			removing;
 };
 
+/*
+ * An SRQ is "low" when fewer than 1/NVMET_RDMA_SRQ_LOW_DIV of its receive
+ * buffers are posted: hosts may soon wait for receives (RNR NAKs). The
+ * device reports it once per arming (IB_EVENT_SRQ_LIMIT_REACHED); it is
+ * armed again a second later, so a run of it costs one event a second.
+ */
+#define NVMET_RDMA_SRQ_LOW_DIV		8
+
 struct nvmet_rdma_srq {
 	struct ib_srq            *srq;
 	struct nvmet_rdma_cmd    *cmds;
 	struct nvmet_rdma_device *ndev;
+	int			 idx;
+	/* guards @dying: no arming work queued once it is set */
+	spinlock_t		 lock;
+	bool			 dying;
+	struct delayed_work	 arm_work;
+	atomic64_t		 low_events;
 };
 
 struct nvmet_rdma_device {

@@ -70,6 +70,8 @@ static int nvmet_rdma_queue_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "data_uncached %lld\n",
 		   atomic64_read(&s->data_uncached));
 	seq_printf(m, "srq %d\n", queue->nsrq ? 1 : 0);
+	seq_printf(m, "srq_low %lld\n",
+		   queue->nsrq ? atomic64_read(&queue->nsrq->low_events) : 0);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nvmet_rdma_queue_stats);

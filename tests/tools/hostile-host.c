@@ -104,6 +104,13 @@
  *   rnr-off-srq     the same against a target with use_srq=Y
  *                                                    -> the 8 answered,
  *                   successful (the shared receive queue has buffers)
+ *   srq-low         against a target with use_srq=Y srq_size=256 whose
+ *                   backend takes seconds per command: 8 I/O queues, 30
+ *                   reads of 4 KiB on each at once, whose commands hold
+ *                   240 of the shared receive queue's buffers while they
+ *                   run                              -> all 240 answered,
+ *                   successful (the scenario checks the target said its
+ *                   SRQ ran low)
  *   sgl-segment     100 reads with a Segment SGL descriptor, then 100 with
  *                   a Last Segment one               -> SGL Descriptor Type
  *                   Invalid each (the scenario checks the target's log line
@@ -799,7 +806,7 @@ static int conn_post(struct conn *c, int nr)
 }
 
 /*
- * Post slots 0..NR-1 (conn_post()); wait for
+ * conn_wait(): for slots 0..NR-1, posted, wait for
  * EXPECT responses (EXPECT < NR: commands the target holds, such as
  * Asynchronous Event Requests) and all the SEND completions. Each response
  * is filed by its command id. Returns the number of responses, -1 once a
@@ -808,14 +815,12 @@ static int conn_post(struct conn *c, int nr)
  * told apart from a slow one (32 reads of 1 MiB over siw on the debug
  * kernel take about 40 s), which keeps completing something.
  */
-static int conn_run(struct conn *c, int nr, int expect)
+static int conn_wait(struct conn *c, int nr, int expect)
 {
 	int sends = 0, recvs = 0;
 	double deadline = now() + STALL_SECS;
 	struct ibv_wc wc;
 
-	if (conn_post(c, nr))
-		die("post");
 	while (sends < nr || recvs < expect) {
 		uint16_t cid, sts;
 		uint32_t res;
@@ -858,6 +863,14 @@ static int conn_run(struct conn *c, int nr, int expect)
 		c->res[cid] = le32toh(res);
 	}
 	return recvs;
+}
+
+/* conn_run(): post slots 0..NR-1 (conn_post()), then conn_wait() */
+static int conn_run(struct conn *c, int nr, int expect)
+{
+	if (conn_post(c, nr))
+		die("post");
+	return conn_wait(c, nr, expect);
 }
 
 /* one command in slot 0; its status, or conn_run()'s -1 or -2 */
@@ -1456,6 +1469,46 @@ static int rnr_off(const char *addr, const char *port, const char *subnqn,
 	return !ok;
 }
 
+#define SRQ_LOW_QUEUES	8
+#define SRQ_LOW_READS	30
+
+static int srq_low(const char *addr, const char *port, const char *subnqn)
+{
+	static struct conn io[SRQ_LOW_QUEUES];
+	struct conn a;
+	int q, i, got, bad = 0;
+
+	admin_up(&a, addr, port, subnqn, ADMIN_DEPTH - 1);
+	for (q = 0; q < SRQ_LOW_QUEUES; q++) {
+		if (conn_open(&io[q], addr, port, q + 1, IO_DEPTH,
+			      IO_DEPTH - 1, false)) {
+			printf("FAIL I/O queue %d connect rejected\n", q + 1);
+			return 1;
+		}
+		cmd_connect(&io[q], 0, subnqn, q + 1, IO_DEPTH - 1, cntlid);
+		if (check("I/O Connect", conn_one(&io[q]), 0))
+			return 1;
+	}
+	for (q = 0; q < SRQ_LOW_QUEUES; q++) {
+		for (i = 0; i < SRQ_LOW_READS; i++)
+			cmd_rw(&io[q], i, false, i * 4096, 4096, 4096,
+			       io[q].data_mr->rkey);
+		if (conn_post(&io[q], SRQ_LOW_READS))
+			die("post");
+	}
+	for (q = 0; q < SRQ_LOW_QUEUES; q++) {
+		got = conn_wait(&io[q], SRQ_LOW_READS, SRQ_LOW_READS);
+		for (i = 0; i < SRQ_LOW_READS && got == SRQ_LOW_READS; i++)
+			bad += io[q].sts[i] != 0;
+		if (got != SRQ_LOW_READS)
+			bad++;
+	}
+	printf("%s: %d reads at once on %d queues: expected all successful; %d not\n",
+	       bad ? "FAIL" : "ok", SRQ_LOW_QUEUES * SRQ_LOW_READS,
+	       SRQ_LOW_QUEUES, bad);
+	return !!bad;
+}
+
 static int rnr_off_plain(const char *addr, const char *port,
 			 const char *subnqn)
 {
@@ -1488,6 +1541,7 @@ static int ctrl_case(const char *c, const char *addr, const char *port,
 		{ "disconnect-in-read", disconnect_in_read },
 		{ "rnr-off", rnr_off_plain },
 		{ "rnr-off-srq", rnr_off_srq },
+		{ "srq-low", srq_low },
 	};
 	size_t i;
 
