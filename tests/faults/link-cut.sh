@@ -5,7 +5,7 @@
 # reconnects by itself once the link is back, the I/O held during the cut
 # completes, fio sees no error and verifies every block, and every file an
 # ext4 writer beside it fsync'd is intact (rig_fs_check).
-# rig: pairs=ours/ours,stock/stock check-pairs=ours/ours mixed-kernels=ours/ours,stock/stock kernels=stock timeout=300
+# rig: pairs=ours/ours,stock/stock check-pairs=ours/ours mixed-kernels=ours/ours,stock/stock kernels=stock,debug debug-pairs=ours/ours timeout=300
 
 wire_target() { rig_wire_serve; }
 
