@@ -12,8 +12,9 @@
 # in-capsule data off and at 64 KiB.
 # The stock host against our ports runs on Debian's kernels; on the debug
 # kernel (ten times slower) our own pair only, for CI's time: the port code
-# is the target's, and KASAN and lockdep watch it there.
-# rig: pairs=ours/ours,stock/ours debug-pairs=ours/ours kernels=stock,debug rdma=rxe timeout=420
+# is the target's, and KASAN and lockdep watch it there, on two vCPUs (an
+# I/O queue per CPU, completions racing submission and teardown).
+# rig: pairs=ours/ours,stock/ours debug-pairs=ours/ours kernels=stock,debug rdma=rxe timeout=420 debug-smp=2
 
 rig_setup_rdma
 rig_load_target
