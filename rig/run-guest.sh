@@ -16,7 +16,8 @@
 # facts). The benchmark sets its own -cpu.
 # A guest that has not reached /init (its RIG-BEGIN line, which the console
 # may prefix with terminal escapes) within
-# RIG_BOOT_TIMEOUT seconds (default 300) is stuck in the kernel's boot, before
+# RIG_BOOT_TIMEOUT seconds (default 180; a debug guest reaches it in about
+# 50 s beside another guest) is stuck in the kernel's boot, before
 # anything under test ran: it is stopped, the log says so (RIG-BOOT-HANG),
 # and the guest is booted again, three times at most. The same for a kernel
 # that died before /init (RIG-BOOT-DIED): /init prints RIG-BEGIN before it
@@ -49,7 +50,7 @@ if [[ " $append " == *" rig.rdma=rxe-hw "* ]]; then
 		-device nvme,drive=backend,serial=rig-backend "$@"
 	[ ${#iommu[@]} -eq 0 ] || append+=" intel_iommu=on iommu.strict=1"
 fi
-boot_tmo=${RIG_BOOT_TIMEOUT:-300}
+boot_tmo=${RIG_BOOT_TIMEOUT:-180}
 
 boot() {
 	timeout --foreground -k 10 "$tmo" \
