@@ -30,10 +30,10 @@
 # reloaded with use_srq=Y
 # and the overrun (no RNR: the SRQ has buffers), the flood, the refused
 # commands and MDTS run again, with a well-behaved host after them; then
-# with the smallest SRQ (srq_size=256) and a backend of 2 s a command, 240
-# reads at once from the hostile host hold its buffers below the low mark:
-# the target says so and counts it, all 240 are answered; and everything
-# unloads.
+# with the smallest SRQs (srq_size=256, one per CPU) and a backend of 8 s
+# a command, 480 reads at once from the hostile host hold their buffers
+# below the low mark: the target says so and counts it, all 480 are
+# answered; and everything unloads.
 # On rxe-hw too, on Debian's kernels (send-queue slots by hardware rules,
 # DMA behind a strict IOMMU); the debug kernel runs it on rxe and siw only, for
 # CI's time.
@@ -167,17 +167,21 @@ rig_check "namespace gone (use_srq=Y)" rig_wait 10 eval '! rig_has_ns'
 rig_check "unexport (use_srq=Y)" rig_unexport
 
 # the smallest shared receive queue (256), drained below its low mark by
-# commands that a slow backend (null_blk, 2 s a command) keeps running
+# commands that a slow backend (null_blk, 8 s a command: on the debug
+# kernel rxe takes seconds to receive them all) keeps running
 rig_check "rmmod nvmet-rdma (use_srq=Y)" rig_wait 20 $RMMOD nvmet-rdma
 rig_load_target "$RIG_TARGET" use_srq=Y srq_size=256
-rig_must "a backend of 2 s a command" $MODPROBE null_blk nr_devices=1 gb=1 \
-	irqmode=2 completion_nsec=2000000000 hw_queue_depth=256
+rig_must "a backend of 8 s a command" $MODPROBE null_blk nr_devices=1 gb=1 \
+	irqmode=2 completion_nsec=8000000000 hw_queue_depth=512
+# null_blk times its requests out after 5 s
+rig_must "the backend's timeout above it" \
+	sh -c 'echo 60000 > /sys/block/nullb0/queue/io_timeout'
 rig_must "export it (srq_size=256)" rig_export /dev/nullb0
 ns=$(rig_connect)
 rig_must "a well-behaved host connects (srq_size=256)" test -b "$ns"
 rig_check "hostile host (srq_size=256): srq-low" hh srq-low
 rig_check "target said its SRQ ran low" \
-	sh -c 'dmesg | grep -q "nvmet_rdma: [a-z0-9_]*: SRQ 0 low: fewer than 32 of its 256 receive buffers posted"'
+	sh -c 'dmesg | grep -q "nvmet_rdma: [a-z0-9_]*: SRQ [0-9]* low: fewer than 32 of its 256 receive buffers posted"'
 rig_check "the well-behaved host's I/O queue counts the SRQ's low mark" \
 	sh -c 'grep -lx "srq 1" /sys/kernel/debug/nvmet_rdma/queue* | xargs grep -hx "srq_low [1-9][0-9]*"'
 rig_check "a read afterwards (srq_size=256)" \

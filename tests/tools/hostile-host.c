@@ -105,11 +105,13 @@
  *                                                    -> the 8 answered,
  *                   successful (the shared receive queue has buffers)
  *   srq-low         against a target with use_srq=Y srq_size=256 whose
- *                   backend takes seconds per command: 8 I/O queues, 30
+ *                   backend takes seconds per command: 16 I/O queues, 30
  *                   reads of 4 KiB on each at once, whose commands hold
- *                   240 of the shared receive queue's buffers while they
- *                   run                              -> all 240 answered,
- *                   successful (the scenario checks the target said its
+ *                   the shared receive queues' buffers while they run
+ *                   (240 per SRQ where there are two, one per CPU; all
+ *                   256 of one, the rest waiting (RNR), where there is one)
+ *                                                    -> all 480 answered,
+ *                   successful (the scenario checks the target said an
  *                   SRQ ran low)
  *   sgl-segment     100 reads with a Segment SGL descriptor, then 100 with
  *                   a Last Segment one               -> SGL Descriptor Type
@@ -1469,7 +1471,7 @@ static int rnr_off(const char *addr, const char *port, const char *subnqn,
 	return !ok;
 }
 
-#define SRQ_LOW_QUEUES	8
+#define SRQ_LOW_QUEUES	16
 #define SRQ_LOW_READS	30
 
 static int srq_low(const char *addr, const char *port, const char *subnqn)
