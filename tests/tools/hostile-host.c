@@ -105,12 +105,12 @@
  *                                                    -> the 8 answered,
  *                   successful (the shared receive queue has buffers)
  *   srq-low         against a target with use_srq=Y srq_size=256 whose
- *                   backend takes seconds per command: 16 I/O queues, 30
+ *                   backend takes seconds per command: SRQ_LOW_QUEUES
+ *                   (environment; default 8, at most 32) I/O queues, 30
  *                   reads of 4 KiB on each at once, whose commands hold
- *                   the shared receive queues' buffers while they run
- *                   (240 per SRQ where there are two, one per CPU; all
- *                   256 of one, the rest waiting (RNR), where there is one)
- *                                                    -> all 480 answered,
+ *                   the shared receive queues' buffers while they run (the
+ *                   scenario asks 8 queues per SRQ: 240 of its 256)
+ *                                                    -> all answered,
  *                   successful (the scenario checks the target said an
  *                   SRQ ran low)
  *   sgl-segment     100 reads with a Segment SGL descriptor, then 100 with
@@ -1471,17 +1471,24 @@ static int rnr_off(const char *addr, const char *port, const char *subnqn,
 	return !ok;
 }
 
-#define SRQ_LOW_QUEUES	16
-#define SRQ_LOW_READS	30
+#define SRQ_LOW_QUEUES_MAX	32
+#define SRQ_LOW_READS		30
 
 static int srq_low(const char *addr, const char *port, const char *subnqn)
 {
-	static struct conn io[SRQ_LOW_QUEUES];
+	static struct conn io[SRQ_LOW_QUEUES_MAX];
+	const char *env = getenv("SRQ_LOW_QUEUES");
+	int nq = env ? atoi(env) : 8;
 	struct conn a;
 	int q, i, got, bad = 0;
 
+	if (nq < 1 || nq > SRQ_LOW_QUEUES_MAX) {
+		printf("FAIL SRQ_LOW_QUEUES %d: 1 to %d\n", nq,
+		       SRQ_LOW_QUEUES_MAX);
+		return 1;
+	}
 	admin_up(&a, addr, port, subnqn, ADMIN_DEPTH - 1);
-	for (q = 0; q < SRQ_LOW_QUEUES; q++) {
+	for (q = 0; q < nq; q++) {
 		if (conn_open(&io[q], addr, port, q + 1, IO_DEPTH,
 			      IO_DEPTH - 1, false)) {
 			printf("FAIL I/O queue %d connect rejected\n", q + 1);
@@ -1491,14 +1498,14 @@ static int srq_low(const char *addr, const char *port, const char *subnqn)
 		if (check("I/O Connect", conn_one(&io[q]), 0))
 			return 1;
 	}
-	for (q = 0; q < SRQ_LOW_QUEUES; q++) {
+	for (q = 0; q < nq; q++) {
 		for (i = 0; i < SRQ_LOW_READS; i++)
 			cmd_rw(&io[q], i, false, i * 4096, 4096, 4096,
 			       io[q].data_mr->rkey);
 		if (conn_post(&io[q], SRQ_LOW_READS))
 			die("post");
 	}
-	for (q = 0; q < SRQ_LOW_QUEUES; q++) {
+	for (q = 0; q < nq; q++) {
 		got = conn_wait(&io[q], SRQ_LOW_READS, SRQ_LOW_READS);
 		for (i = 0; i < SRQ_LOW_READS && got == SRQ_LOW_READS; i++)
 			bad += io[q].sts[i] != 0;
@@ -1506,8 +1513,7 @@ static int srq_low(const char *addr, const char *port, const char *subnqn)
 			bad++;
 	}
 	printf("%s: %d reads at once on %d queues: expected all successful; %d not\n",
-	       bad ? "FAIL" : "ok", SRQ_LOW_QUEUES * SRQ_LOW_READS,
-	       SRQ_LOW_QUEUES, bad);
+	       bad ? "FAIL" : "ok", nq * SRQ_LOW_READS, nq, bad);
 	return !!bad;
 }
 
