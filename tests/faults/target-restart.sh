@@ -8,7 +8,7 @@
 # to the new instance, fio sees no error and verifies every block, every
 # file fsync'd on ext4 beside it is intact (the backing ramdisk stays, as a
 # real target's disk would).
-# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock timeout=300
+# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=300
 
 wire_target() { rig_wire_serve; }
 
