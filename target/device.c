@@ -211,6 +211,12 @@ void nvmet_rdma_free_cmds(struct nvmet_rdma_device *ndev,
 	kvfree(cmds);
 }
 
+/* the receive buffers posted below which an SRQ is low */
+static u32 nvmet_rdma_srq_low_mark(const struct nvmet_rdma_device *ndev)
+{
+	return max_t(u32, ndev->srq_size / NVMET_RDMA_SRQ_LOW_DIV, 1);
+}
+
 /* arm the SRQ's low mark (the device then reports it once) */
 static void nvmet_rdma_srq_arm(struct work_struct *work)
 {
@@ -218,8 +224,7 @@ static void nvmet_rdma_srq_arm(struct work_struct *work)
 						   struct nvmet_rdma_srq,
 						   arm_work);
 	struct ib_srq_attr attr = {
-		.srq_limit = max_t(u32, nsrq->ndev->srq_size /
-					NVMET_RDMA_SRQ_LOW_DIV, 1),
+		.srq_limit = nvmet_rdma_srq_low_mark(nsrq->ndev),
 	};
 	int ret;
 
@@ -242,10 +247,9 @@ static void nvmet_rdma_srq_event(struct ib_event *event, void *context)
 		return;
 	}
 	atomic64_inc(&nsrq->low_events);
-	pr_warn_ratelimited("%s: SRQ %d low: fewer than %zu of its %zu receive buffers posted; hosts may wait (RNR) for the target: raise srq_size\n",
+	pr_warn_ratelimited("%s: SRQ %d low: fewer than %u of its %zu receive buffers posted; hosts may wait (RNR) for the target: raise srq_size\n",
 			    dev_name(&nsrq->ndev->device->dev), nsrq->idx,
-			    max_t(size_t, nsrq->ndev->srq_size /
-					  NVMET_RDMA_SRQ_LOW_DIV, 1),
+			    nvmet_rdma_srq_low_mark(nsrq->ndev),
 			    nsrq->ndev->srq_size);
 	spin_lock_irqsave(&nsrq->lock, flags);
 	if (!nsrq->dying)
