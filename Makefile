@@ -90,7 +90,7 @@ check:
 # their pairings; make check runs each in its check-pairs
 FAULTS := $(subst $(eval) ,|,$(sort $(basename $(notdir $(wildcard $(ROOT)/tests/faults/*.sh)))))
 faults:
-	@RIG_FAULTS=all $(ROOT)/tests/run -k stock -t '^($(FAULTS))$$'
+	@RIG_FAULTS=all $(ROOT)/tests/run -k "stock debug" -t '^($(FAULTS))$$'
 
 demo:
 	@$(ROOT)/scripts/demo.sh

@@ -48,6 +48,9 @@ rig_check "fio running when the reset starts" kill -0 $pid
 rig_check "nvme reset" nvme reset "/dev/${ctrl##*/}"
 rig_check "controller live again after the reset" rig_wait 30 ctrl_live
 rig_check "fio across the reset: no error, data verified" rig_fio_done $pid
+# a job per CPU (rig_fio_load): completions on every CPU racing the reset
+[ "$RIG_HOST" = ours ] &&
+	rig_check "the load went over every I/O queue" rig_io_queues_all_busy
 
 # 2. the target port goes away and comes back: the host reconnects
 port=$NVMET_CFS/ports/1

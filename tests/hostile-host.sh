@@ -74,6 +74,8 @@ beside_ok() {
 	[ -e /tmp/beside.failed ] && cat /tmp/beside.failed
 	rig_check "a well-behaved host's verified I/O never failed beside them$1" \
 		sh -c '[ ! -e /tmp/beside.failed ] && [ "$(cat /tmp/beside.runs)" -gt 0 ]'
+	# a job per CPU (rig_fio_load): submission on every CPU at once
+	rig_check "... and went over every I/O queue$1" rig_io_queues_all_busy
 }
 
 rig_setup_rdma

@@ -6,9 +6,10 @@
 # target's unsignalled_responses and premap_data off, cached_pages 0 and 1,
 # use_srq with the smallest srq_size (256, shared by every queue), max_mdts
 # 5 (128 KiB: Identify, the host's split, refusals beyond it; 9 refused at
-# load). On a kernel whose ports have param_max_queue_size (6.12), a port
-# offering 256 entries and a host asking for them (sqsize 255, I/O at QD
-# 256), and one asking more than our target takes (capped with a warning).
+# load), each seen to take effect in the statistics or the target's trace.
+# On a kernel whose ports have param_max_queue_size (6.12), a port offering
+# 256 entries and a host asking for them (sqsize 255, I/O at QD 256), and
+# one asking more than our target takes (capped with a warning).
 # The target's host_traddr op (6.12) is read only by nvmet's debugfs, which
 # Debian's 6.12 does not build; the address it gives is the statistics'
 # host_traddr, which the stats scenario checks.
@@ -25,8 +26,66 @@ param_is() {
 	[ "$have" = "${2#*=}" ] || { rig_log "$1 ${2%%=*} is '$have'"; return 1; }
 }
 
+T=/sys/kernel/tracing
+mount -t tracefs none $T 2> /dev/null
+EVENTS="$T/events/nvmet_rdma/nvmet_rdma_map_data/enable $T/events/nvmet_rdma/nvmet_rdma_post_response/enable"
+
+# host_sum NAME / target_sum NAME - a counter summed over our host's queues
+# (its one controller) / our target's queues (Documentation/statistics.md)
+host_sum() { cat /sys/kernel/debug/nvme_rdma/nvme*/queue* | awk -v n="$1" '$1 == n { s += $2 } END { print s + 0 }'; }
+target_sum() { cat /sys/kernel/debug/nvmet_rdma/queue* | awk -v n="$1" '$1 == n { s += $2 } END { print s + 0 }'; }
+# target_max NAME - its largest value on one of our target's I/O queues
+target_max() {
+	awk -v n="$1" '$1 == "qid" { io = $2 > 0 } io && $1 == n && $2 > m { m = $2 }
+		END { print m + 0 }' /sys/kernel/debug/nvmet_rdma/queue*
+}
+# traced PATTERN - lines of the target's trace (the 128k run's) matching it
+traced() { grep -cE "$1" $T/trace; }
+# holds WHAT TEST... - the parameter took effect: TEST (test's arguments)
+holds() {
+	local what=$1
+	shift
+	test "$@" || { rig_log "$what: not so ($*)"; return 1; }
+}
+
+# took_effect "HOST PARAMS" "TARGET PARAMS" - what each parameter changes,
+# seen in the statistics and in the target's trace of the 128k run (keyed
+# data both ways): not only read back, but acted on
+took_effect() {
+	local p
+	for p in $1 $2; do
+		case $p in
+		register_always=N)
+			holds "reads through the global rkey" "$(host_sum data_global_rkey)" -gt 0 ;;
+		register_always=Y)
+			holds "no data through the global rkey" "$(host_sum data_global_rkey)" -eq 0 -a \
+				"$(host_sum data_registered)" -gt 0 ;;
+		premap_data=N)
+			holds "transfers built by rdma_rw, none premapped" \
+				"$(traced 'rw=rdma_rw')" -gt 0 -a "$(traced 'rw=premapped')" -eq 0 ;;
+		unsignalled_responses=N)
+			holds "every response signalled" \
+				"$(traced 'send=signalled')" -gt 0 -a "$(traced 'send=unsignalled')" -eq 0 ;;
+		cached_pages=0)
+			holds "no page kept, every transfer's pages allocated" "$(target_sum pages_held)" -eq 0 -a \
+				"$(target_sum pages_reused)" -eq 0 -a "$(target_sum data_uncached)" -gt 0 ;;
+		cached_pages=1)
+			holds "at most one page kept per queue" "$(target_max pages_held)" -le 1 -a \
+				"$(target_sum data_uncached)" -gt 0 ;;
+		use_srq=Y)
+			holds "every queue on a shared receive queue" \
+				"$(grep -l '^srq 1$' /sys/kernel/debug/nvmet_rdma/queue* | wc -l)" -eq \
+				"$(ls /sys/kernel/debug/nvmet_rdma/queue* | wc -l)" ;;
+		*)
+			continue ;;
+		esac || return 1
+		rig_log "$p took effect"
+	done
+}
+
 # with_params "HOST PARAMS" "TARGET PARAMS" - both modules loaded with
-# them, each read back, then verified I/O through a connect
+# them, each read back, then verified I/O through a connect, and what each
+# changes seen (took_effect)
 with_params() {
 	local what="host ${1:-defaults}, target ${2:-defaults}" ns p
 	rig_load ours nvmet-rdma $2
@@ -38,7 +97,11 @@ with_params() {
 	if rig_check "$what: connect" test -b "$ns"; then
 		rig_check "$what: 4k randrw QD128 2 jobs" rig_fio_verify "$ns" randrw 4k 128 2 2M
 		rig_check "$what: 16k write QD8" rig_fio_verify "$ns" write 16k 8 1 2M
+		for p in $EVENTS; do echo 1 > "$p"; done
+		echo > $T/trace
 		rig_check "$what: 128k randrw QD16" rig_fio_verify "$ns" randrw 128k 16 1 4M
+		for p in $EVENTS; do echo 0 > "$p"; done
+		rig_check "$what: took effect" took_effect "$1" "$2"
 		rig_check "$what: disconnect" rig_disconnect
 		rig_check "$what: controller gone" rig_wait 20 rig_no_controllers
 	fi

@@ -52,7 +52,10 @@ port() {
 	rig_check "$what: export" rig_export "$dev" "$pid" "$traddr" "$adrfam" 4420 "$icd" || return
 	ns=$(rig_connect "$to" 4420)
 	rig_check "$what: connect to $to" test -b "$ns" || { rig_unexport; return; }
-	rig_check "$what: 4k randwrite QD8" rig_fio_verify "$ns" randwrite 4k 8 1 1M
+	rig_check "$what: 4k randwrite QD8, a job per CPU" \
+		rig_fio_verify "$ns" randwrite 4k 8 "$(nproc)" 1M $(rig_fio_spread)
+	[ "$RIG_HOST" = ours ] &&
+		rig_check "$what: every I/O queue carried I/O" rig_io_queues_all_busy
 	if [ "$icd" -ge 16384 ]; then
 		rig_check "$what: 16k writes in the capsule" writes_travel "$ns" 16k in_capsule
 	else

@@ -10,6 +10,8 @@
 
 RIG_FAILFILE=/run/rig-failed
 RIG_KMEMLEAK=/sys/kernel/debug/kmemleak
+# our host's statistics (Documentation/statistics.md)
+RIG_HOST_STATS=/sys/kernel/debug/nvme_rdma
 KVER=$(uname -r)
 MODPROBE=/sbin/modprobe
 INSMOD=/sbin/insmod
@@ -132,11 +134,30 @@ rig_kmemleak_forget() {
 # rig_kmemleak_scan - on a kernel with kmemleak, look for leaks now (it
 # reports "N new suspected memory leaks" in the kernel log, and the objects
 # in its debugfs file, which rig_dump_log shows). An object counts only once
-# it is 5 s old, hence the wait.
+# it is 5 s old, hence the wait. The rig's debug kernel has kmemleak: there,
+# a scan that cannot run (no file, or kmemleak switched itself off after an
+# error of its own) fails the scenario, whose leaks would go unseen.
 rig_kmemleak_scan() {
-	[ -w $RIG_KMEMLEAK ] || return 0
+	if [ ! -e $RIG_KMEMLEAK ]; then
+		case $KVER in
+		*-nvmeof-debug)
+			rig_fail "kmemleak: no $RIG_KMEMLEAK on the debug kernel, no leak scan"
+			return 1 ;;
+		esac
+		return 0
+	fi
 	sleep 5
-	echo scan > $RIG_KMEMLEAK
+	echo scan 2> /dev/null > $RIG_KMEMLEAK && return 0
+	rig_fail "kmemleak: the scan was refused (switched off? see the kernel log), no leak scan"
+	return 1
+}
+
+# rig_reset_and_scan - rig_reset, then rig_kmemleak_scan: every module the
+# scenario loaded is gone, so what is still allocated and unreferenced is a
+# leak
+rig_reset_and_scan() {
+	rig_reset
+	rig_kmemleak_scan
 }
 
 # rig_modules - the loaded modules' names, newest first, without the ones
@@ -154,10 +175,7 @@ rig_scenario() {
 	name=$(basename "$1" .sh)
 	echo "RIG-SCENARIO-BEGIN $name t=$(rig_t) lockdep=$(rig_lockdep)"
 	RIG_MODULES_BEFORE=$(rig_modules)
-	rig_run_test "$1" rig_reset
-	# after the reset: every module the scenario loaded is gone, so what
-	# is still allocated and unreferenced is a leak
-	rig_kmemleak_scan
+	rig_run_test "$1" rig_reset_and_scan
 	rig_dump_log
 	echo "RIG-SCENARIO-END $name t=$(rig_t)"
 }
@@ -186,9 +204,7 @@ rig_reset() {
 	if [ -n "${RIG_FS_LOOP:-}" ]; then
 		[ -z "${RIG_FS_WRITER:-}" ] || kill -9 "$RIG_FS_WRITER" 2> /dev/null
 		killall -9 dd 2> /dev/null
-		umount /mnt/fs 2> /dev/null
-		losetup -d "$RIG_FS_LOOP" 2> /dev/null
-		RIG_FS_LOOP= RIG_FS_WRITER=
+		rig_fs_end
 	fi
 	if [ -d $NVMET_CFS ]; then
 		rig_unexport
@@ -484,21 +500,60 @@ rig_volume() {
 	echo "$(( q / 1024 ))k"
 }
 
+# rig_fio_spread - fio options that pin job N to CPU N: with one job per
+# CPU, every CPU submits, so (one I/O queue per CPU) every I/O queue carries
+# I/O at once; nothing on a guest of one vCPU
+rig_fio_spread() {
+	local n
+	n=$(nproc)
+	[ "$n" -gt 1 ] && echo "--cpus_allowed=0-$((n - 1)) --cpus_allowed_policy=split"
+}
+
 # rig_fio_load DEV SECONDS [BS [FIO ARGS...]] - writes of BS (default 4k) at
 # QD16 for SECONDS over 16 MiB, each block read back and verified from a
 # backlog while the load runs; fails on any I/O error or mismatch (output in
 # /tmp/load.out). Run it in the background and end it with rig_fio_done.
+# On a guest of several vCPUs, one job per CPU (rig_fio_spread), each on its
+# own slice of the 16 MiB (a job verifies only what it wrote itself).
 # allow_file_create=0: once the device is removed under it, fio would
 # otherwise create a regular file at its /dev path, where the namespace's
 # node cannot appear again when the device comes back.
 rig_fio_load() {
-	local dev=$1 secs=$2 bs=${3:-4k}
+	local dev=$1 secs=$2 bs=${3:-4k} jobs
 	shift $(( $# < 3 ? $# : 3 ))
+	jobs=$(nproc)
 	fio --name=load --filename="$dev" --direct=1 --ioengine=libaio \
 		--allow_file_create=0 \
-		--rw=randwrite --bs="$bs" --iodepth=16 --size=16M \
+		--rw=randwrite --bs="$bs" --iodepth=16 --numjobs="$jobs" \
+		--size=$((16 / jobs))M --offset_increment=$((16 / jobs))M $(rig_fio_spread) \
 		--time_based --runtime="$secs" --verify=crc32c --verify_backlog=64 \
 		--verify_fatal=1 --output=/tmp/load.out "$@" > /dev/null 2>&1
+}
+
+# rig_io_queues_idle - the I/O queues of our host's one controller that
+# carried no Read or Write command so far (its statistics, which live as
+# long as the controller), "queue<N>" a line, after a check that it has one
+# I/O queue per CPU as nvme connect asks; fails where it cannot tell (no
+# statistics: the stock host; more than one controller).
+rig_io_queues_idle() {
+	local d f n
+	d=$(ls -d "$RIG_HOST_STATS"/nvme* 2> /dev/null)
+	[ "$(echo "$d" | grep -c .)" = 1 ] ||
+		{ echo "not one controller in our host's statistics ($RIG_HOST_STATS): $(echo $d)"; return 1; }
+	n=$(awk '$1 == "queues" { print $2 - 1 }' "$d/ctrl")
+	[ "$n" = "$(nproc)" ] || { echo "$n I/O queues, $(nproc) CPUs"; return 1; }
+	for f in $(seq 1 "$n"); do
+		awk '$1 == "cmds_read" || $1 == "cmds_write" { c += $2 } END { exit c == 0 }' \
+			"$d/queue$f" || echo "queue$f"
+	done
+}
+
+# rig_io_queues_all_busy - has every I/O queue of our host's controller
+# carried I/O (rig_io_queues_idle prints nothing)?
+rig_io_queues_all_busy() {
+	local idle
+	idle=$(rig_io_queues_idle) || { rig_log "$idle"; return 1; }
+	[ -z "$idle" ] || { rig_log "I/O queues that carried nothing: $(echo $idle)"; return 1; }
 }
 
 # rig_fio_done PID - wait for a background rig_fio_load: did it succeed?
@@ -633,6 +688,23 @@ rig_fio_failed() {
 	rig_check "fio ended with an error" test "$(cat /tmp/fio.rc)" != 0
 }
 
+# rig_fio_ended_failing - the same as one judge (for a check that must be
+# a scenario's last: see rig_fio_heavy)
+rig_fio_ended_failing() {
+	rig_wait 60 test -s /tmp/fio.rc || { rig_log "fio still running 60 s later"; return 1; }
+	[ "$(cat /tmp/fio.rc)" != 0 ] || { rig_log "fio ended without an error"; return 1; }
+}
+
+# rig_fio_heavy - 128 KiB writes at QD32 in the background (rig_fio_bg),
+# running for 5 s. A controller deleted under it goes with the namespace
+# open, which on the debug kernel can end in nvme-core's inherited lockdep
+# report (rig/splat.awk): lockdep watches nothing after it, so a scenario
+# does that last, judged in one check.
+rig_fio_heavy() {
+	rig_fio_bg "$(rig_nvme_ns)" 120 128k --iodepth=32
+	sleep 5
+}
+
 # rig_fs_start DEV - an ext4 filesystem on DEV from 32 MiB on (a loop
 # device: rig_fio_load uses the first 16 MiB; made by e2fsprogs' mke2fs,
 # busybox's makes no ext4) mounted at /mnt/fs, and a writer that keeps
@@ -693,8 +765,13 @@ rig_fs_check() {
 	rig_check "ext4: files written through the $1" test -s /tmp/fs.synced
 	rig_check "ext4: no write or fsync failed through the $1" test ! -e /tmp/fs.failed
 	rig_check "ext4: clean, and every fsync'd file intact after the $1" rig_fs_intact
+	rig_fs_end
+}
+
+# rig_fs_end - the filesystem of rig_fs_start unmounted, its loop device gone
+rig_fs_end() {
 	umount /mnt/fs 2> /dev/null
-	losetup -d "$RIG_FS_LOOP"
+	losetup -d "$RIG_FS_LOOP" 2> /dev/null
 	RIG_FS_LOOP= RIG_FS_WRITER=
 }
 

@@ -9,7 +9,7 @@
 # timeout passed, says nothing): stock waits nvme_core's admin_timeout, so
 # for stock's host the scenario sets it to 15 s; ours fails such a command
 # after twice the keep-alive timeout by itself and runs at the default 60.
-# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock timeout=400
+# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=400
 
 wire_target() { rig_wire_serve; }
 

@@ -6,7 +6,7 @@
 # controller began reconnecting, the controller is deleted after 12 / 2 = 6
 # failed reconnects, nothing hangs, and nvme-rdma unloads once the link is
 # back; the kernel's times printed.
-# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock timeout=300
+# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=300
 
 wire_target() { rig_wire_serve; }
 

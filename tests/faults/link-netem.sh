@@ -10,7 +10,7 @@
 # takes a 4 KiB QD16 load from ~150 to ~1 IOPS, and a queue can stall
 # until its I/O times out (30 s), after which error recovery reconnects and
 # the I/O is retried; reordering, which breaks go-back-N, does the same.
-# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock timeout=600
+# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=600
 
 wire_target() { rig_wire_serve; }
 

@@ -10,7 +10,7 @@
 # the I/O fails and ends (fio with an error, never a hang) and the
 # controller goes; the device added again, a new connect works and
 # verifies.
-# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock timeout=400
+# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=400
 
 wire_target() { rig_wire_serve; }
 

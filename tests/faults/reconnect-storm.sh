@@ -5,7 +5,7 @@
 # cut for 12 s (past the keep-alive timeout) and restored. Expected: all 16
 # reconnect by themselves (the time until the last is live printed), fio
 # sees no error and verifies every block, and all 16 disconnect.
-# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock timeout=400
+# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=400
 
 wire_target() { rig_wire_serve; }
 

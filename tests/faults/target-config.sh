@@ -10,7 +10,7 @@
 # and ends (fio with an error, never a hang), the block device goes; the
 # namespace enabled again: the host finds it by itself, verified I/O on
 # it, the controller live all along.
-# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock timeout=400
+# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=400
 
 wire_target() { rig_wire_serve; }
 

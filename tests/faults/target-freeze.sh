@@ -10,7 +10,7 @@
 # host deletes the controller: the delete ends (after the shutdown's
 # Property Set times out: admin_timeout, stock's time too), and nothing is
 # left.
-# rig: pairs=ours/ours,stock/stock check-pairs=none mixed-kernels=ours/ours kernels=stock timeout=300
+# rig: pairs=ours/ours,stock/stock check-pairs=none mixed-kernels=ours/ours kernels=stock,debug debug-pairs=ours/ours timeout=300
 
 wire_target() { rig_wire_serve; }
 

@@ -4,8 +4,11 @@
 # guest-helpers: the scenarios' own judges checked. rig_fio_verify must fail
 # a fio run that exits 0 without moving data in both directions (what a job
 # that did nothing also gets), and rig_unload_refused must take only "in
-# use", with the module still there, as a refusal. Each with its control
-# that must pass. fio and rmmod are stubs here; the helpers are the
+# use", with the module still there, as a refusal; rig_kmemleak_scan must
+# fail on the debug kernel when it cannot scan; rig_io_queues_all_busy must
+# fail unless every I/O queue (one per CPU) of the one controller carried
+# I/O. Each with its control that must pass. fio, rmmod, nproc, sleep and
+# the kmemleak and statistics files are stubs here; the helpers are the
 # guest's own (rig/guest/lib.sh).
 # rig: once
 #
@@ -72,3 +75,48 @@ expect "\"in use\" for a module that is not there is no refusal" 1 \
 	rig_unload_refused no-such-module
 fake_rmmod 0 ""
 expect "an unload that succeeded is no refusal" 1 rig_unload_refused kernel
+
+# rig_kmemleak_scan: the debug kernel has kmemleak, so a scan that cannot
+# run there fails (a leak would go unseen); Debian's kernels have none
+RIG_FAILFILE=$tmp/failed
+printf '#!/bin/sh\nexit 0\n' > "$tmp/bin/sleep"
+chmod +x "$tmp/bin/sleep"
+RIG_KMEMLEAK=$tmp/kmemleak
+: > "$RIG_KMEMLEAK"
+KVER=6.1.192-nvmeof-debug
+expect "a kmemleak scan that ran passes" 0 rig_kmemleak_scan
+expect "... and asked kmemleak for a scan" 0 grep -qx scan "$RIG_KMEMLEAK"
+RIG_KMEMLEAK=$tmp/no-kmemleak
+expect "no kmemleak on the debug kernel fails" 1 rig_kmemleak_scan
+RIG_KMEMLEAK=$tmp
+expect "a scan kmemleak refused fails" 1 rig_kmemleak_scan
+RIG_KMEMLEAK=$tmp/no-kmemleak KVER=6.1.0-57-amd64
+expect "no kmemleak on Debian's kernel passes" 0 rig_kmemleak_scan
+
+# rig_io_queues_all_busy: every I/O queue of our host's one controller
+# (one per CPU) carried a Read or Write, from its statistics files
+RIG_HOST_STATS=$tmp/stats
+printf '#!/bin/sh\necho 2\n' > "$tmp/bin/nproc"
+chmod +x "$tmp/bin/nproc"
+# fake_ctrl NAME QUEUES READS... - a controller's statistics: QUEUES queues
+# (the admin queue one of them), queue<N>'s cmds_read the Nth of READS
+fake_ctrl() {
+	local d=$RIG_HOST_STATS/$1 q=1 r
+	mkdir -p "$d"
+	echo "queues $2" > "$d/ctrl"
+	shift 2
+	for r in "$@"; do
+		printf 'cmds_read %s\ncmds_write 0\n' "$r" > "$d/queue$q"
+		q=$((q + 1))
+	done
+}
+fake_ctrl nvme0 3 5 7
+expect "every I/O queue carried I/O passes" 0 rig_io_queues_all_busy
+rm -rf "$RIG_HOST_STATS"; fake_ctrl nvme0 3 5 0
+expect "an I/O queue that carried nothing fails" 1 rig_io_queues_all_busy
+rm -rf "$RIG_HOST_STATS"; fake_ctrl nvme0 2 5
+expect "fewer I/O queues than CPUs fails" 1 rig_io_queues_all_busy
+rm -rf "$RIG_HOST_STATS"; fake_ctrl nvme0 3 5 7; fake_ctrl nvme1 3 5 7
+expect "two controllers (which one?) fails" 1 rig_io_queues_all_busy
+rm -rf "$RIG_HOST_STATS"
+expect "no statistics (the stock host) fails" 1 rig_io_queues_all_busy

@@ -6,8 +6,9 @@
 # scenario that passed with lockdep off, a skipped or silent build-machine
 # test, a KUnit suite that reported nothing, a -t that matches nothing, a
 # Debian kernel without its headers or image, a KUnit build without a
-# module, the style gates on a file that breaks them, and a fault scenario
-# whose target guest failed.
+# module, the style gates on a file that breaks them, a fault scenario
+# whose target guest failed, a KUnit case that skipped itself; and a guest
+# that asks for a fresh boot after lockdep switched itself off must get it.
 # Each has its control that must pass, so a judge that fails everything
 # cannot pass either.
 # rig: once
@@ -122,6 +123,10 @@ KVER=synthetic
 ktap $suites > "$tmp/kunit.log"
 : > "$tmp/results"; kunit_results "$tmp/kunit.log"; r=$(cat "$tmp/results")
 case_ "KUnit: every suite reported passes" "$(! grep -q '^FAIL' <<<"$r" && grep -q '^PASS' <<<"$r"; echo $?)" "$r"
+ktap $suites | sed '0,/ok 1 - the_case/s//ok 1 - the_case # SKIP no device/' > "$tmp/kunit.log"
+: > "$tmp/results"; kunit_results "$tmp/kunit.log"; r=$(cat "$tmp/results")
+case_ "KUnit: a case that skipped itself fails" \
+	"$(grep -q '^FAIL kunit .*the_case.*skipped' <<<"$r"; echo $?)" "$r"
 first=$(head -1 <<<"$suites")
 ktap $(tail -n +2 <<<"$suites") > "$tmp/kunit.log"
 : > "$tmp/results"; kunit_results "$tmp/kunit.log"; r=$(cat "$tmp/results")
@@ -196,3 +201,28 @@ case_ "style gates: checkpatch, kernel-doc and a committed nvme.h each fail" \
 case_ "style gates: a log without a gate fails" \
 	"$(style_results "$tmp/style-empty.log" | grep -q $'^-\tstyle\tFAIL printed no gate'; echo $?)" \
 	"$(style_results "$tmp/style-empty.log")"
+
+# rig_boots: a guest whose console asks for a fresh boot (RIG-RESTART after
+# lockdep switched itself off) is booted again for the scenarios it has
+# left, and both consoles end up in its log; a console that asks nothing
+# is booted once
+fake_boot() {	# fake_boot CONSOLE ARGS - what a guest would print
+	echo "$2" >> "$tmp/boots"
+	case $2 in
+	*rig.test=a.sh,b.sh,c.sh*) printf 'first boot\r\nRIG-RESTART b.sh,c.sh\r\n' > "$1" ;;
+	*) echo "boot with $2" > "$1" ;;
+	esac
+}
+: > "$tmp/boots"
+rig_boots "$tmp/guest.log" "rig.job=test rig.test=a.sh,b.sh,c.sh rig.host=ours" fake_boot
+b=$(cat "$tmp/boots")
+case_ "a guest asking for a fresh boot gets one, with the scenarios left" \
+	"$([ "$(wc -l < "$tmp/boots")" = 2 ] &&
+		[ "$(sed -n 2p "$tmp/boots")" = "rig.job=test rig.test=b.sh,c.sh rig.host=ours" ]; echo $?)" "$b"
+case_ "... both consoles in its log" \
+	"$(grep -q '^first boot' "$tmp/guest.log" && grep -q '^boot with .*rig.test=b.sh,c.sh' "$tmp/guest.log"; echo $?)" \
+	"$(cat "$tmp/guest.log")"
+: > "$tmp/boots"
+rig_boots "$tmp/guest2.log" "rig.job=test rig.test=d.sh" fake_boot
+case_ "a guest that asks for nothing is booted once" \
+	"$([ "$(wc -l < "$tmp/boots")" = 1 ]; echo $?)" "$(cat "$tmp/boots")"
