@@ -24,8 +24,8 @@ GUEST_MODULES="nvme-rdma nvmet-rdma nvme-tcp nvmet-tcp rdma_rxe siw rdma_ucm ib_
 	null_blk brd dummy crc32_pclmul crc32_generic crc32c_generic crc32c-intel
 	nvme-loop nvme ipv6 configfs virtio_pci virtio_net sch_netem loop ext4"
 BINARIES="/usr/sbin/nvme /usr/bin/fio /usr/sbin/ip /usr/bin/rdma /usr/bin/kmod
-	/usr/bin/ib_read_lat /usr/bin/ib_write_lat /usr/bin/ibv_devices /usr/bin/rping
-	/usr/bin/perf /usr/sbin/tc /usr/sbin/mke2fs /usr/sbin/e2fsck"
+	/usr/bin/ib_read_lat /usr/bin/ib_write_lat /usr/bin/ibv_devices /usr/bin/ibv_devinfo /usr/bin/rping
+	/usr/bin/perf /usr/sbin/tc /usr/sbin/mke2fs /usr/sbin/e2fsck /usr/sbin/dcb"
 
 copy_with_libs() {
 	local stage=$1 f lib
@@ -134,9 +134,9 @@ build_overlay() {
 	# the tools, where the Debian package puts them
 	mkdir -p "$stage/usr/sbin"
 	cp "$NVMEOF_ROOT/tools/nvmeof-rdma" "$stage/usr/sbin/"
-	# the admin guide, whose example a scenario runs
+	# the admin and tuning guides, whose commands scenarios run
 	mkdir -p "$stage/rig/doc"
-	cp "$NVMEOF_ROOT/Documentation/admin.md" "$stage/rig/doc/"
+	cp "$NVMEOF_ROOT/Documentation/admin.md" "$NVMEOF_ROOT/Documentation/tuning.md" "$stage/rig/doc/"
 	# scenario helpers in C (a hostile host, ...); their libraries (rdma-core)
 	# are in the base layer already, with perftest
 	local src

@@ -20,7 +20,7 @@ PKGS=(
 	xz-utils zstd kmod sparse python3 dkms rsync git
 	# the test rig: guest, userspace inside the guest
 	qemu-system-x86 busybox-static nvme-cli fio rdma-core ibverbs-providers
-	perftest iproute2 e2fsprogs
+	perftest iproute2 e2fsprogs ibverbs-utils
 	# two guests on a wire (rig/run-pair.sh): their QEMU monitors and
 	# control lines are unix sockets
 	socat
