@@ -40,7 +40,7 @@ KBUILD_ARGS = -C $(KDIR) M=$(BUILD) W=$(W) C=$(C) \
 SOURCES := Kbuild $(wildcard host/* target/* common/* compat/*.h kunit/*)
 
 .PHONY: all modules prepare install uninstall dkms-install dkms-remove \
-	kunit-modules check faults demo bench bench-insn clean style deb
+	kunit-modules check faults demo bench bench-insn bench-scale clean style deb
 
 all: modules
 
@@ -97,6 +97,11 @@ demo:
 
 bench:
 	@$(ROOT)/scripts/bench.sh
+
+# connect and reset by queue count, many hosts' memory and storm, ours
+# against stock (real time, two guests on a wire; Documentation/benchmark.md)
+bench-scale:
+	@$(ROOT)/scripts/bench-scale.sh
 
 # exact instructions per I/O by function (Documentation/benchmark.md)
 bench-insn:

@@ -126,7 +126,7 @@ build_overlay() {
 	cp "$NVMEOF_ROOT/rig/guest/init" "$stage/init"
 	chmod +x "$stage/init"
 	cp "$NVMEOF_ROOT/rig/guest/lib.sh" "$NVMEOF_ROOT/rig/guest/demo.sh" \
-		"$NVMEOF_ROOT/rig/guest/bench.sh" "$stage/rig/"
+		"$NVMEOF_ROOT/rig/guest/bench.sh" "$NVMEOF_ROOT/rig/guest/scale.sh" "$stage/rig/"
 	mkdir -p "$stage/rig/tests" "$stage/rig/bin"
 	cp "$NVMEOF_ROOT"/tests/*.sh "$stage/rig/tests/"
 	mkdir -p "$stage/rig/faults"

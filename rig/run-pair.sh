@@ -8,6 +8,7 @@
 #			[TARGET_KERNEL TARGET_INITRD]
 #   LOG is the host's console; the target's goes to LOG.target. The target
 #   guest boots KERNEL too unless given its own (a pair of mixed kernels).
+#   Each guest has one vCPU; RIG_PAIR_HOST_SMP=N gives the host guest N.
 #
 # The wire: each guest has a virtio NIC, joined by QEMU's socket netdev in
 # datagram mode over this machine's loopback (a UDP port each, sending to
@@ -54,11 +55,12 @@ s = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(2)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*(x.getsockname()[1] for x in s))')
 
-# guest ROLE MAC NETDEV CONSOLE KERNEL INITRD - one side, in the background
+# guest ROLE MAC NETDEV CONSOLE KERNEL INITRD VCPUS - one side, in the
+# background
 guest() {
 	timeout --foreground -k 10 "$tmo" \
 		qemu-system-x86_64 -machine q35 -accel tcg -cpu max,la57=off,erms=off,fsrm=off -m 2048 \
-		-smp 1 -nographic -no-reboot -nic none -serial stdio \
+		-smp "$7" -nographic -no-reboot -nic none -serial stdio \
 		-chardev socket,id=ctl,path="$dir/$1.ctl",server=on,wait=off \
 		-device isa-serial,chardev=ctl \
 		-monitor unix:"$dir/$1.mon",server=on,wait=off \
@@ -85,10 +87,10 @@ wait_for() {
 }
 
 guest target 52:54:00:4e:56:01 localaddr=127.0.0.1:$tport,udp=127.0.0.1:$hport "$log.target" \
-	"$t_kernel" "$t_initrd"
+	"$t_kernel" "$t_initrd" 1
 wait_for "$dir/target.ctl" || { echo "RIG-PAIR target QEMU did not start" >> "$log"; exit 1; }
 guest host 52:54:00:4e:56:02 localaddr=127.0.0.1:$hport,udp=127.0.0.1:$tport "$log" \
-	"$kernel" "$initrd"
+	"$kernel" "$initrd" "${RIG_PAIR_HOST_SMP:-1}"
 host_pid=${pids[1]}
 wait_for "$dir/host.ctl" || { echo "RIG-PAIR host QEMU did not start" >> "$log"; exit 1; }
 
@@ -155,7 +157,7 @@ while IFS= read -r -u "${ctl[0]}" line; do
 	"target stop"|"target cont")
 		monitor target "${line#target }" ;;
 	"target port off"|"target port on"|"target ns off"|"target ns on"|\
-	"target restart"|"target rdma off"|"target rdma on")
+	"target restart"|"target restart "*|"target rdma off"|"target rdma on"|"target mark "*)
 		reply=$(target_does "${line#target }") ;;
 	"") continue ;;
 	*)

@@ -26,6 +26,8 @@ gate() {	# gate NAME OUTPUT
 mapfile -t files < <(git ls-files -co --exclude-standard -- \
 	'host/*.[ch]' 'target/*.[ch]' 'common/*.[ch]' 'kunit/*.[ch]' 'compat/*.h' 'compat/probes/*.c' \
 	'rig/rxe-hw/*.[ch]')
+# no file is no check (outside a git work tree git ls-files finds none)
+[ ${#files[@]} -gt 0 ] || { echo "FAIL no C file found to check (not a git work tree?)"; exit 1; }
 
 out=$("$src/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types \
 	--ignore FILE_PATH_CHANGES -f "${files[@]}" 2>&1)

@@ -136,22 +136,6 @@ bench_profile() {
 		2>/dev/null | grep -v '^#' | grep . | sed 's/^/RIG-PROFILE-DSO /'
 }
 
-# kernel memory taken from the page allocator so far, KiB: every page it
-# handed out minus every page given back (/proc/vmstat counts both exactly,
-# order included), after dropping the page cache, so that cache pages read
-# in between (a new namespace's partition scan) count as given back. Not
-# MemTotal - MemFree: pages served from the per-CPU free lists never leave
-# MemFree's count, and a fresh guest's lists are long (measured: four
-# connections took 8,000 pages, MemFree fell by 2,170).
-bench_kernel_kib() {
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
-	awk '/^pgalloc_/ { a += $2 } /^pgfree / { f = $2 }
-	     END { print (a - f) * 4 }' /proc/vmstat
-}
-
-bench_slab_kib() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
-
 rig_setup_rdma "${RIG_RDMA:-rxe}"
 dev=$(rig_backing null)
 rig_must "null_blk" test -b "$dev"
@@ -191,8 +175,8 @@ fabric)
 	# Memory: NCONN controllers (distinct host NQNs) at once, so that the
 	# page or two the allocators keep in flight is small against the total.
 	nconn=4
-	before=$(bench_kernel_kib)
-	slab_before=$(bench_slab_kib)
+	before=$(rig_kernel_kib)
+	slab_before=$(rig_slab_kib)
 	# straight to the kernel: nvme-cli refuses a second connection to the
 	# same subsystem and address even with --duplicate-connect
 	for i in $(seq $nconn); do
@@ -201,8 +185,8 @@ fabric)
 	rig_must "$nconn controllers" test "$(ls -d /sys/class/nvme/nvme*/ | wc -l)" -eq $nconn
 	rig_must "namespace" rig_wait 30 rig_has_ns
 	sleep 1
-	after=$(bench_kernel_kib)
-	slab_after=$(bench_slab_kib)
+	after=$(rig_kernel_kib)
+	slab_after=$(rig_slab_kib)
 	echo "RIG-BENCH pair=$RIG_HOST/$RIG_TARGET case=memory-per-connection kib=$(( (after - before) / nconn )) slab_kib=$(( (slab_after - slab_before) / nconn ))"
 	rig_must "disconnect the memory controllers" rig_disconnect
 	rig_must "controllers gone" rig_wait 30 rig_no_controllers

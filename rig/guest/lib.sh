@@ -806,7 +806,8 @@ rig_wire_restart() {
 	local sub=$NVMET_CFS/subsystems/$RIG_NQN serial uuid nguid
 	serial=$(cat "$sub/attr_serial") && uuid=$(cat "$sub/namespaces/1/device_uuid") &&
 		nguid=$(cat "$sub/namespaces/1/device_nguid") || return 1
-	rig_unexport && $RMMOD nvmet_rdma nvmet && rig_load_target && $MODPROBE nvmet &&
+	rig_unexport && $RMMOD nvmet_rdma nvmet && rig_load_target "$RIG_TARGET" "$@" &&
+		$MODPROBE nvmet &&
 		mkdir "$sub" && echo 1 > "$sub/attr_allow_any_host" &&
 		echo "$serial" > "$sub/attr_serial" && mkdir "$sub/namespaces/1" &&
 		printf '%s' "$RIG_WIRE_DEV" > "$sub/namespaces/1/device_path" &&
@@ -816,15 +817,37 @@ rig_wire_restart() {
 		rig_export "$RIG_WIRE_DEV" 1 $RIG_WIRE_TARGET
 }
 
+# rig_kernel_kib - kernel memory taken from the page allocator so far, KiB:
+# every page it handed out minus every page given back (/proc/vmstat counts both exactly,
+# order included), after dropping the page cache, so that cache pages read
+# in between (a new namespace's partition scan) count as given back. Not
+# MemTotal - MemFree: pages served from the per-CPU free lists never leave
+# MemFree's count, and a fresh guest's lists are long (measured: four
+# connections took 8,000 pages, MemFree fell by 2,170).
+rig_kernel_kib() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	awk '/^pgalloc_/ { a += $2 } /^pgfree / { f = $2 }
+	     END { print (a - f) * 4 }' /proc/vmstat
+}
+
+# rig_slab_kib - the slab allocator's total now, KiB (/proc/meminfo)
+rig_slab_kib() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
+
 # rig_wire_do REQUEST - on the target guest, what the host guest asked of it
 # (rig_wire "target REQUEST", forwarded by run-pair.sh): "port off|on" (the
 # subsystem unlinked from port 1 and linked again: the port disabled and
-# enabled), "ns off|on" (namespace 1 disabled and enabled), "restart" (a
-# target rebooted: rig_wire_restart), "rdma off|on" (its RDMA device
-# removed and added again)
+# enabled), "ns off|on" (namespace 1 disabled and enabled), "restart
+# [PARAM=VALUE...]" (a target rebooted: rig_wire_restart, nvmet-rdma loaded
+# with those parameters), "rdma off|on" (its RDMA device removed and added
+# again), "mark LABEL" (its kernel's memory now, in a RIG-SCALE-MARK line:
+# make bench-scale)
 rig_wire_do() {
 	local sub=$NVMET_CFS/subsystems/$RIG_NQN
 	case $1 in
+	"restart "*) rig_wire_restart ${1#restart } ;;
+	"mark "*) echo "RIG-SCALE-MARK ${1#mark } kib=$(rig_kernel_kib) slab_kib=$(rig_slab_kib)" \
+		"use_srq=$(cat /sys/module/nvmet_rdma/parameters/use_srq)" ;;
 	"port off") rm "$NVMET_CFS/ports/1/subsystems/$RIG_NQN" ;;
 	"port on") ln -s "$sub" "$NVMET_CFS/ports/1/subsystems/$RIG_NQN" ;;
 	"ns off") echo 0 > "$sub/namespaces/1/enable" ;;

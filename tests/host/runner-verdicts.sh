@@ -7,8 +7,9 @@
 # test, a KUnit suite that reported nothing, a -t that matches nothing, a
 # Debian kernel without its headers or image, a KUnit build without a
 # module, the style gates on a file that breaks them, a fault scenario
-# whose target guest failed, a KUnit case that skipped itself; and a guest
-# that asks for a fresh boot after lockdep switched itself off must get it.
+# whose target guest failed, a KUnit case that skipped itself; a guest
+# that asks for a fresh boot after lockdep switched itself off must get it;
+# and tests/run itself (on a copy of the tree) must run the style gates.
 # Each has its control that must pass, so a judge that fails everything
 # cannot pass either.
 # rig: once
@@ -226,3 +227,17 @@ case_ "... both consoles in its log" \
 rig_boots "$tmp/guest2.log" "rig.job=test rig.test=d.sh" fake_boot
 case_ "a guest that asks for nothing is booted once" \
 	"$([ "$(wc -l < "$tmp/boots")" = 1 ]; echo $?)" "$(cat "$tmp/boots")"
+
+# tests/run runs the style gates (make check once lost them): end to end on
+# a copy of the tree (its own build/, away from the run this may be part
+# of), with no kernel (-k none): the three gates each PASS, and nothing else
+copy=$tmp/tree
+mkdir "$copy"
+git -C "$root" ls-files -z | (cd "$root" && xargs -0 cp --parents -t "$copy")
+# a repository of its own: the gates find their files with git ls-files
+git -C "$copy" init -q && git -C "$copy" add -A
+out=$("$copy/tests/run" -k none -t '^style$' 2>&1)
+rc=$?
+case_ "tests/run runs the style gates: three PASS, nothing else" \
+	"$([ $rc -eq 0 ] && [ "$(grep -c '^PASS style' <<<"$out")" = 3 ] &&
+		tail -1 <<<"$out" | grep -qx '3 passed, 0 failed'; echo $?)" "exit $rc: $(tail -5 <<<"$out")"

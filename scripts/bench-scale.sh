@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-scale.sh - `make bench-scale`: how setup scales, ours against stock
+# on the same rig run. For each pairing, two guests on a wire
+# (rig/run-pair.sh, rig.job=scale, rig/guest/scale.sh): the host guest with
+# BENCH_SCALE_CPUS vCPUs (default 8: up to 16 I/O queues, 8 read and 8
+# write) times connect and reset by I/O queue count; then many hosts
+# (distinct host NQNs, two I/O queues each) on one port, without and with
+# SRQ: the target's memory per connection, and a storm (the port disabled
+# and enabled under all of them) until the last is live again. Real time,
+# not icount (a queue's setup waits on the other guest, which icount
+# cannot show): run it on an idle machine, one pair at a time.
+# Writes build/bench-scale/KVER/scale.md (see Documentation/benchmark.md).
+#
+# Environment: BENCH_SCALE_RUNS pairings (default "stock/stock ours/ours");
+# BENCH_SCALE_QUEUES I/O queue counts (default "1 4 8 16");
+# BENCH_SCALE_HOSTS host counts (default "64").
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$NVMEOF_ROOT/rig/kernels.sh"
+. "$NVMEOF_ROOT/rig/verdict.sh"
+
+"$NVMEOF_ROOT/scripts/install-deps.sh" || die "dependency installation failed"
+rig_kernel stock "$(debian_kvers | head -1)" || exit 1
+img=$("$NVMEOF_ROOT/rig/image.sh" stock "$KVER") || die "build failed"
+out=$NVMEOF_ROOT/build/bench-scale/$KVER
+rm -rf "$out"
+mkdir -p "$out"
+
+read -r -a runs <<< "${BENCH_SCALE_RUNS:-stock/stock ours/ours}"
+queues=${BENCH_SCALE_QUEUES:-1 4 8 16} hosts=${BENCH_SCALE_HOSTS:-64}
+log "bench-scale on $KVER: ${runs[*]}, one pair at a time"
+fail=0
+for run in "${runs[@]}"; do
+	l=$out/${run/\//-}.log
+	RIG_PAIR_HOST_SMP=${BENCH_SCALE_CPUS:-8} "$NVMEOF_ROOT/rig/run-pair.sh" "$VMLINUZ" "$img" "$l" 3600 \
+		"rig.job=scale rig.host=${run%/*} rig.target=${run#*/} rig.scale_queues=${queues// /,} rig.scale_hosts=${hosts// /,} log_buf_len=16M"
+	v=$(rig_pair_verdict "$l")
+	if [ "$v" != PASS ]; then
+		echo "bench-scale pair '$run' failed: ${v#FAIL } (log: $l)" >&2
+		fail=1
+	fi
+	{ tr -d '\r' < "$l" | sed -n "s|^RIG-SCALE |$run |p"
+	  tr -d '\r' < "$l.target" | sed -n "s|^RIG-SCALE-MARK |$run mark |p"; } >> "$out/results.txt"
+done
+[ $fail -eq 0 ] || exit 1
+
+commit=$(git -C "$NVMEOF_ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+[ -z "$(git -C "$NVMEOF_ROOT" status --porcelain -- host target common compat rig scripts 2>/dev/null)" ] ||
+	commit+=-dirty
+/usr/bin/python3 "$NVMEOF_ROOT/scripts/bench-scale-report.py" "$out/results.txt" "$KVER" "$commit" \
+	"${BENCH_SCALE_CPUS:-8}" "${runs[@]}" > "$out/scale.md" || exit 1
+cat "$out/scale.md"
+log "written: $out/scale.md"
