@@ -455,6 +455,18 @@ rig_connect() {
 	rig_nvme_ns
 }
 
+# rig_connect_host N TRADDR [OPTIONS] - a controller for host number N
+# (its own host NQN and host ID, from N) to the rig's subsystem at TRADDR
+# port 4420 with the fabrics OPTIONS (",nr_io_queues=1,..."), straight to
+# the kernel as nvme-cli does (it refuses a second connection to one
+# subsystem and address); returns when the controller is live or failed
+rig_connect_host() {
+	local id
+	id=$(printf '00000000-0000-4000-8000-%012d' "$1")
+	echo "transport=rdma,traddr=$2,trsvcid=4420,nqn=$RIG_NQN,hostnqn=nqn.2014-08.org.nvmexpress:uuid:$id,hostid=$id${3:-}" \
+		> /dev/nvme-fabrics
+}
+
 # rig_disconnect [NQN] - delete every controller of the subsystem (default
 # the rig's; "all" for every controller), the way `nvme disconnect` and
 # `nvme disconnect-all` do: a write to delete_controller, which returns once

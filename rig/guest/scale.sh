@@ -5,14 +5,16 @@
 # CPU at most, per queue type). Real time (no icount): what a queue's
 # setup waits for is the other guest, over the wire.
 #
-# Output: "RIG-SCALE key=value..." lines; scripts/bench-scale.sh collects
-# them (both consoles) into Documentation/bench/scale.md's tables:
+# Output: "RIG-SCALE key=value..." lines of the host guest, and the target
+# guest's "RIG-SCALE-MARK" lines (its kernel memory when asked: rig_wire_do
+# "mark"); scripts/bench-scale.sh collects both into the tables of
+# Documentation/bench/scale.md:
 #   case=connect queues=N ms=...   nvme connect to the controller live
 #   case=reset queues=N ms=...     reset_controller to live again
-#   case=memory hosts=N srq=Y|N kib=... slab_kib=...  (target side, per
-#                                  connection: controller with its queues)
 #   case=storm hosts=N srq=Y|N ms=...  the port disabled and enabled: the
 #                                  time from enabled until the last is live
+#   RIG-SCALE-MARK hosts=N srq=Y|N before|after kib=... slab_kib=...
+#                                  use_srq=Y|N (the target's setting)
 
 # the runs of each timed case (the median is reported)
 SCALE_RUNS=${RIG_SCALE_RUNS:-3}
@@ -46,16 +48,6 @@ scale_queue_opts() {
 	echo
 }
 
-# scale_connect HOSTNUM OPTS - one controller of host number HOSTNUM (its
-# own host NQN and ID) with the fabrics OPTS, straight to the kernel as
-# nvme-cli does; returns when it is live (or failed)
-scale_connect() {
-	local id
-	id=$(printf '00000000-0000-4000-8000-%012d' "$1")
-	echo "transport=rdma,traddr=$RIG_WIRE_TARGET,trsvcid=4420,nqn=$RIG_NQN,hostnqn=nqn.2014-08.org.nvmexpress:uuid:$id,hostid=$id$2" \
-		> /dev/nvme-fabrics
-}
-
 # scale_queue_times N - connect and reset times of one controller with N
 # I/O queues, SCALE_RUNS times each
 scale_queue_times() {
@@ -63,7 +55,7 @@ scale_queue_times() {
 	opts=$(scale_queue_opts "$n")
 	for i in $(seq "$SCALE_RUNS"); do
 		t0=$(scale_ms)
-		scale_connect 1 "$opts" || { rig_fail "connect with $n I/O queues"; return 1; }
+		rig_connect_host 1 "$RIG_WIRE_TARGET" "$opts" || { rig_fail "connect with $n I/O queues"; return 1; }
 		c="$c $(( $(scale_ms) - t0 ))"
 		got=$(( $(cat /sys/class/nvme/nvme0/queue_count) - 1 ))
 		[ "$got" = "$n" ] || { rig_fail "$n I/O queues asked ($opts), $got granted"; return 1; }
@@ -91,7 +83,7 @@ scale_hosts() {
 	rig_must "target marks its memory before $n hosts" rig_wire "target mark hosts=$n srq=$srq before"
 	t0=$(scale_ms)
 	for i in $(seq "$n"); do
-		scale_connect "$i" ",nr_io_queues=1,nr_write_queues=1,reconnect_delay=1,ctrl_loss_tmo=600" ||
+		rig_connect_host "$i" "$RIG_WIRE_TARGET" ",nr_io_queues=1,nr_write_queues=1,reconnect_delay=1,ctrl_loss_tmo=600" ||
 			{ rig_fail "host $i of $n could not connect"; return 1; }
 	done
 	rig_log "$n hosts connected one after the other in $(( $(scale_ms) - t0 )) ms"

@@ -18,8 +18,8 @@ wire_host() {
 	rig_load_host
 	rig_must "connect to the target guest" rig_wire_connect ",keep_alive_tmo=5,reconnect_delay=1,ctrl_loss_tmo=120,nr_write_queues=1,nr_poll_queues=1"
 	for i in $(seq 2 16); do
-		echo "transport=rdma,traddr=$RIG_WIRE_TARGET,trsvcid=4420,nqn=$RIG_NQN,hostnqn=nqn.2014-08.org.nvmexpress:uuid:00000000-0000-4000-8000-0000000000$(printf %02d $i),hostid=00000000-0000-4000-8000-0000000000$(printf %02d $i),keep_alive_tmo=5,reconnect_delay=1,ctrl_loss_tmo=120,nr_write_queues=1,nr_poll_queues=1" \
-			> /dev/nvme-fabrics || break
+		rig_connect_host "$i" "$RIG_WIRE_TARGET" \
+			",keep_alive_tmo=5,reconnect_delay=1,ctrl_loss_tmo=120,nr_write_queues=1,nr_poll_queues=1" || break
 	done
 	rig_check "16 controllers live" rig_wait 60 all_live
 	rig_log "$(live_count) live"
