@@ -9,12 +9,7 @@
 # path MTU across a wire needs two guests: not here.
 # rig: pairs=ours/ours kernels=stock rdma=rxe timeout=180
 
-rig_setup_rdma
-rig_load_target
-rig_load_host
-dev=$(rig_backing ram 64)
-rig_must "brd backing device" test -b "$dev"
-rig_must "export $dev" rig_export "$dev"
+rig_serve_ram 64
 
 # checked EXIT WHAT ARGS... - nvmeof-rdma check ARGS exits EXIT; its report
 # in /tmp/check.out, logged

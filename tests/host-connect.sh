@@ -12,13 +12,8 @@
 # the module unloads afterwards.
 # rig: pairs=ours/ours,ours/stock debug-pairs=ours/ours kernels=stock,debug rdma=rxe timeout=300
 
-rig_setup_rdma
-rig_load_target
-rig_load_host
-dev=$(rig_backing ram 64)
-rig_must "brd backing device" test -b "$dev"
-rig_must "export on $RIG_IP4:4420" rig_export "$dev"
-rig_must "export on [$RIG_IP6]:4421" rig_export "$dev" 2 $RIG_IP6 ipv6 4421
+rig_serve_ram 64
+rig_must "export on [$RIG_IP6]:4421" rig_export "$RIG_DEV" 2 $RIG_IP6 ipv6 4421
 
 HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:0c4e1a52-77aa-4d6b-9c1e-5a6f00c0ffee
 HOSTID=0c4e1a52-77aa-4d6b-9c1e-5a6f00c0ffee

@@ -26,12 +26,7 @@
 # rxe only, for CI's time.
 # rig: pairs=ours/ours,ours/stock,stock/ours debug-pairs=ours/ours rxe-hw-pairs=ours/ours kernels=stock,debug rdma=rxe,rxe-hw debug-rdma=rxe timeout=360 order=last debug-smp=2
 
-rig_setup_rdma
-rig_load_target
-rig_load_host
-dev=$(rig_backing ram 64)
-rig_must "brd backing device" test -b "$dev"
-rig_must "export $dev on $RIG_IP4:4420" rig_export "$dev"
+rig_serve_ram 64
 ns=$(rig_connect $RIG_IP4 4420 --reconnect-delay=1 --ctrl-loss-tmo=60)
 rig_must "nvme connect -t rdma" test -b "$ns"
 ctrl=$(ls -d /sys/class/nvme/nvme*/ | head -1)

@@ -78,12 +78,7 @@ beside_ok() {
 	rig_check "... and went over every I/O queue$1" rig_io_queues_all_busy
 }
 
-rig_setup_rdma
-rig_load_target
-rig_load_host
-dev=$(rig_backing ram 64)
-rig_must "brd backing device" test -b "$dev"
-rig_must "export $dev on $RIG_IP4:4420" rig_export "$dev"
+rig_serve_ram 64
 
 # nvmet core says why it refuses a fabrics command only in pr_debug
 DYNDBG=/sys/kernel/debug/dynamic_debug/control
@@ -153,7 +148,7 @@ rig_check "unexport" rig_unexport
 rig_check "rmmod nvmet-rdma" rig_wait 20 $RMMOD nvmet-rdma
 rig_load_target "$RIG_TARGET" use_srq=Y
 rig_check "use_srq is on" test "$(cat /sys/module/nvmet_rdma/parameters/use_srq)" = Y
-rig_must "export $dev again (use_srq=Y)" rig_export "$dev"
+rig_must "export $RIG_DEV again (use_srq=Y)" rig_export "$RIG_DEV"
 beside_start " (use_srq=Y)"
 for c in connect-io rnr-off-srq over-depth mdts rejects-then-reads connect-io; do
 	rig_check "hostile host (use_srq=Y): $c" hh $c

@@ -16,12 +16,7 @@
 # rig: pairs=ours/ours kernels=stock rdma=rxe timeout=300
 
 N=16
-rig_setup_rdma
-rig_load_target
-rig_load_host
-dev=$(rig_backing ram 64)
-rig_must "brd backing device" test -b "$dev"
-rig_must "export $dev on $RIG_IP4:4420" rig_export "$dev"
+rig_serve_ram 64
 port=$NVMET_CFS/ports/1
 
 live() { cat /sys/class/nvme/nvme*/state 2> /dev/null | grep -c '^live$'; }

@@ -12,12 +12,7 @@
 # would.
 # rig: pairs=ours/ours kernels=debug rdma=rxe-hw timeout=300
 
-rig_setup_rdma
-rig_load_target
-rig_load_host
-dev=$(rig_backing ram 16)
-rig_must "brd backing device" test -b "$dev"
-rig_must "export $dev" rig_export "$dev"
+rig_serve_ram 16
 port=$NVMET_CFS/ports/1
 sub=$NVMET_CFS/subsystems/$RIG_NQN
 

@@ -12,12 +12,7 @@
 # reconnect.
 # rig: pairs=ours/ours kernels=debug rdma=rxe-hw timeout=360
 
-rig_setup_rdma
-rig_load_target
-rig_load_host
-dev=$(rig_backing ram 64)
-rig_must "brd backing device" test -b "$dev"
-rig_must "export $dev" rig_export "$dev"
+rig_serve_ram 64
 P=/sys/module/rdma_rxe_hw/parameters
 D=/sys/kernel/debug/rxe_hw
 ns=$(rig_connect $RIG_IP4 4420 --reconnect-delay=1 --ctrl-loss-tmo=120 \

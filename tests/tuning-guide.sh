@@ -15,12 +15,7 @@
 
 guide=/rig/doc/tuning.md
 rig_must "the guide is here" test -f $guide
-rig_setup_rdma
-rig_load_target
-rig_load_host
-dev=$(rig_backing ram 64)
-rig_must "brd backing device" test -b "$dev"
-rig_must "export $dev on $RIG_IP4:4420" rig_export "$dev"
+rig_serve_ram 64
 export IF=d0 DEV=$RIG_RDMA_DEV TARGET=$RIG_IP4 NQN=$RIG_NQN
 
 # blocks KIND - the guide's sh blocks under a "tuning-guide: KIND" marker,

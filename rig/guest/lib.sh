@@ -388,6 +388,19 @@ rig_export() {
 	ln -s "$sub" "$port/subsystems/$RIG_NQN"
 }
 
+# rig_serve_ram MB - the one-guest fabric most scenarios start from: RDMA
+# set up, this pairing's target and host loaded, a RAM disk of MB MiB
+# (RIG_DEV) exported on $RIG_IP4:4420 (rig_export); stops the scenario if
+# any of it fails
+rig_serve_ram() {
+	rig_setup_rdma
+	rig_load_target
+	rig_load_host
+	RIG_DEV=$(rig_backing ram "$1")
+	rig_must "brd backing device" test -b "$RIG_DEV"
+	rig_must "export $RIG_DEV on $RIG_IP4:4420" rig_export "$RIG_DEV"
+}
+
 # rig_unexport - remove every port and subsystem (ports first: a subsystem
 # linked into a port cannot go).
 rig_unexport() {
