@@ -307,6 +307,25 @@ static int nvme_rdma_set_in_capsule_size(struct nvme_rdma_ctrl *ctrl)
 	return 0;
 }
 
+/*
+ * The target ends a controller whose keep-alive timeout passes with no
+ * command from it. Setting many I/O queues up (a storm, a busy target) can
+ * take longer than that, and an nvme-core that starts keep-alive only in
+ * nvme_start_ctrl(), after the last I/O queue (6.1), then loses every
+ * controller it sets up, for good. So keep-alive starts once the admin
+ * queue is up, as nvme-core does itself from 6.7 on: where it already did,
+ * the work is pending and queueing it again does nothing. Every way out of
+ * setup stops it (nvme_stop_keep_alive() at destroy_admin, nvme_stop_ctrl()
+ * and error recovery later), and the work re-arms only while CONNECTING or
+ * LIVE.
+ */
+static void nvme_rdma_start_keep_alive(struct nvme_rdma_ctrl *ctrl)
+{
+	if (ctrl->ctrl.kato)
+		queue_delayed_work(nvme_wq, &ctrl->ctrl.ka_work,
+				   ctrl->ctrl.kato * HZ / 2);
+}
+
 static int nvme_rdma_setup_ctrl(struct nvme_rdma_ctrl *ctrl, bool new)
 {
 	u16 max_queue_size;
@@ -316,6 +335,8 @@ static int nvme_rdma_setup_ctrl(struct nvme_rdma_ctrl *ctrl, bool new)
 	ret = nvme_rdma_configure_admin_queue(ctrl, new);
 	if (ret)
 		return ret;
+
+	nvme_rdma_start_keep_alive(ctrl);
 
 	if (ctrl->ctrl.icdoff) {
 		ret = -EOPNOTSUPP;
@@ -390,7 +411,7 @@ destroy_io:
 		nvme_rdma_free_io_queues(ctrl);
 	}
 destroy_admin:
-	/* where the core starts keep-alive while the admin queue comes up */
+	/* keep-alive runs from the admin queue on (nvme_rdma_start_keep_alive) */
 	nvme_stop_keep_alive(&ctrl->ctrl);
 	nvme_rdma_teardown_admin_queue(ctrl, new);
 	return ret;
