@@ -152,6 +152,10 @@ struct nvme_rdma_queue {
 	 * needs no pool and no lock. PI requests use the qp's sig_mrs pool.
 	 */
 	struct ib_mr		**mrs;
+	/* memory held, for the statistics: 0 while the queue has none */
+	size_t			buffer_bytes;
+	u32			nr_mrs;
+	u32			mr_pages;
 	int			queue_size;
 	u32			in_capsule_size;
 	struct nvme_rdma_ctrl	*ctrl;

@@ -22,6 +22,21 @@ static bool nvme_rdma_poll_queue(struct nvme_rdma_queue *queue)
 		queue->ctrl->io_queues[HCTX_TYPE_READ];
 }
 
+/*
+ * A buffer the device writes (a 16-byte response) owns its cache lines: on
+ * a CPU without coherent DMA, invalidating them for the device would lose
+ * a neighbour's stores (DMA-API debugging reports the overlap). kmalloc
+ * aligns a power-of-two size to itself.
+ */
+static size_t nvme_rdma_qe_alloc_size(size_t capsule_size,
+				      enum dma_data_direction dir)
+{
+	if (dir == DMA_TO_DEVICE)
+		return capsule_size;
+	return roundup_pow_of_two(max3(capsule_size, (size_t)L1_CACHE_BYTES,
+				       (size_t)dma_get_cache_alignment()));
+}
+
 /**
  * nvme_rdma_free_qe() - unmap and free a queue entry buffer
  * @ibdev: RDMA device the buffer was mapped for
@@ -48,17 +63,8 @@ void nvme_rdma_free_qe(struct ib_device *ibdev, struct nvme_rdma_qe *qe,
 int nvme_rdma_alloc_qe(struct ib_device *ibdev, struct nvme_rdma_qe *qe,
 		       size_t capsule_size, enum dma_data_direction dir)
 {
-	/*
-	 * A buffer the device writes (a 16-byte response) owns its cache
-	 * lines: on a CPU without coherent DMA, invalidating them for the
-	 * device would lose a neighbour's stores (DMA-API debugging reports
-	 * the overlap). kmalloc aligns a power-of-two size to itself.
-	 */
-	size_t size = dir == DMA_TO_DEVICE ? capsule_size :
-		roundup_pow_of_two(max3(capsule_size, (size_t)L1_CACHE_BYTES,
-					(size_t)dma_get_cache_alignment()));
-
-	qe->data = kzalloc(size, GFP_KERNEL);
+	qe->data = kzalloc(nvme_rdma_qe_alloc_size(capsule_size, dir),
+			   GFP_KERNEL);
 	if (!qe->data)
 		return -ENOMEM;
 
@@ -358,6 +364,9 @@ static void nvme_rdma_destroy_queue_ib(struct nvme_rdma_queue *queue)
 	if (!test_and_clear_bit(NVME_RDMA_Q_TR_READY, &queue->flags))
 		return;
 
+	WRITE_ONCE(queue->buffer_bytes, 0);
+	WRITE_ONCE(queue->nr_mrs, 0);
+	WRITE_ONCE(queue->mr_pages, 0);
 	dev = queue->device;
 	ibdev = dev->dev;
 
@@ -505,6 +514,17 @@ static int nvme_rdma_create_queue_ib(struct nvme_rdma_queue *queue)
 		}
 	}
 
+	/* what the statistics show as the queue's memory held */
+	WRITE_ONCE(queue->buffer_bytes,
+		   queue->queue_size *
+		   (sizeof(*queue->rsp_ring) +
+		    nvme_rdma_qe_alloc_size(sizeof(struct nvme_completion),
+					    DMA_FROM_DEVICE)) +
+		   queue->nr_sqes * (sizeof(*queue->sqes) +
+				     sizeof(*queue->mrs)));
+	WRITE_ONCE(queue->nr_mrs, queue->nr_sqes +
+		   (queue->pi_support ? queue->queue_size : 0));
+	WRITE_ONCE(queue->mr_pages, pages_per_mr);
 	set_bit(NVME_RDMA_Q_TR_READY, &queue->flags);
 
 	return 0;

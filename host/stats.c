@@ -66,6 +66,9 @@ static int nvme_rdma_queue_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "timeouts %lld\n", atomic64_read(&s->timeouts));
 	seq_printf(m, "live %d\n",
 		   test_bit(NVME_RDMA_Q_LIVE, &queue->flags) ? 1 : 0);
+	seq_printf(m, "buffer_bytes %zu\n", READ_ONCE(queue->buffer_bytes));
+	seq_printf(m, "mrs %u\n", READ_ONCE(queue->nr_mrs));
+	seq_printf(m, "mr_pages %u\n", READ_ONCE(queue->mr_pages));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nvme_rdma_queue_stats);

@@ -139,6 +139,26 @@ static void nvmet_rdma_free_cmd(struct nvmet_rdma_device *ndev,
 }
 
 /**
+ * nvmet_rdma_cmds_bytes() - the memory a ring of command buffers holds
+ * @ndev: the device they receive on
+ * @nr_cmds: how many
+ * @admin: as for nvmet_rdma_alloc_cmds()
+ *
+ * Return: the bytes nvmet_rdma_alloc_cmds() asks for, as its allocations
+ * ask (slab rounding not counted): the statistics' memory held.
+ */
+size_t nvmet_rdma_cmds_bytes(const struct nvmet_rdma_device *ndev,
+			     int nr_cmds, bool admin)
+{
+	size_t pages = admin ? 0 : ndev->in_capsule_pages;
+
+	return nr_cmds * (sizeof(struct nvmet_rdma_cmd) +
+			  (pages + 1) * sizeof(struct ib_sge) +
+			  pages * sizeof(struct scatterlist) +
+			  sizeof(struct nvme_command) + pages * PAGE_SIZE);
+}
+
+/**
  * nvmet_rdma_alloc_cmds() - allocate a ring of command buffers, mapped
  * @ndev: the device they receive on
  * @nr_cmds: how many

@@ -335,6 +335,8 @@ void nvmet_rdma_disc_port_addr(struct nvmet_req *req,
 struct nvmet_rdma_device *nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id);
 void nvmet_rdma_put_device(struct nvmet_rdma_device *ndev);
 bool nvmet_rdma_has_device(struct ib_device *ib_device);
+size_t nvmet_rdma_cmds_bytes(const struct nvmet_rdma_device *ndev,
+			     int nr_cmds, bool admin);
 struct nvmet_rdma_cmd *nvmet_rdma_alloc_cmds(struct nvmet_rdma_device *ndev,
 					     int nr_cmds, bool admin);
 void nvmet_rdma_free_cmds(struct nvmet_rdma_device *ndev,

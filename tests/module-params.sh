@@ -39,6 +39,11 @@ target_max() {
 	awk -v n="$1" '$1 == "qid" { io = $2 > 0 } io && $1 == n && $2 > m { m = $2 }
 		END { print m + 0 }' /sys/kernel/debug/nvmet_rdma/queue*
 }
+# target_min NAME - its smallest value on one of our target's I/O queues
+target_min() {
+	awk -v n="$1" '$1 == "qid" { io = $2 > 0 } io && $1 == n && (!s || $2 < m) { m = $2; s = 1 }
+		END { print m + 0 }' /sys/kernel/debug/nvmet_rdma/queue*
+}
 # traced PATTERN - lines of the target's trace (the 128k run's) matching it
 traced() { grep -cE "$1" $T/trace; }
 # holds WHAT TEST... - the parameter took effect: TEST (test's arguments)
@@ -75,7 +80,11 @@ took_effect() {
 		use_srq=Y)
 			holds "every queue on a shared receive queue" \
 				"$(grep -l '^srq 1$' /sys/kernel/debug/nvmet_rdma/queue* | wc -l)" -eq \
-				"$(ls /sys/kernel/debug/nvmet_rdma/queue* | wc -l)" ;;
+				"$(ls /sys/kernel/debug/nvmet_rdma/queue* | wc -l)" &&
+			# srq_size=256 buffers of 16 KiB in the SRQ, none in a queue
+			holds "receive buffers in the SRQ alone" \
+				"$(target_min srq_buffer_bytes)" -ge $((256 * 16384)) -a \
+				"$(target_max buffer_bytes)" -lt $((128 * 4096)) ;;
 		*)
 			continue ;;
 		esac || return 1

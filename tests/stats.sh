@@ -98,6 +98,20 @@ for f in $H/queue0 $H/queue1 "$tq"; do
 		rig_check "$f: $c 0" test "$v" = 0
 	done
 done
+# memory held: by the configuration (queue size 128, in-capsule 16 KiB,
+# no SRQ), what each side's buffers must take at least and at most
+rig_check "host: an MR per tag of the I/O queue" \
+	test "$(count_of $H/queue1 mrs)" = 128 -a "$(count_of $H/queue1 mr_pages)" -ge 2
+b=$(count_of $H/queue1 buffer_bytes)
+rig_check "host: the I/O queue's buffers, a command and a response per tag ($b bytes)" \
+	test "$b" -ge $((128 * (64 + 64))) -a "$b" -le $((128 * 512))
+b=$(count_of "$tq" buffer_bytes)
+rig_check "target: the I/O queue's receive buffers hold 16 KiB each ($b bytes)" \
+	test "$b" -ge $((128 * 16384)) -a "$b" -le $((128 * 20480))
+b=$(count_of "$(target_queue 0)" buffer_bytes)
+rig_check "target: the admin queue's buffers, no in-capsule pages ($b bytes)" \
+	test "$b" -gt 0 -a "$b" -le $((32 * 4096))
+rig_check "target: no SRQ" test "$(count_of "$tq" srq_buffer_bytes)" = 0
 rig_check "host: the admin queue counted the connect" \
 	test "$(count_of $H/queue0 cmds_fabrics)" -ge 1 -a \
 	"$(count_of $H/queue0 cmds_admin)" -ge 1
@@ -108,6 +122,13 @@ rig_log "target queue: $(tr '\n' ' ' < "$tq")"
 stat_row() { nvmeof-rdma stat | awk -v q="$1" '$1 == "queue" && $2 == q { print $3, $4 }'; }
 rig_check "nvmeof-rdma stat: host queue 1's reads and writes" test \
 	"$(stat_row 1)" = "$(count_of $H/queue1 cmds_read) $(count_of $H/queue1 cmds_write)"
+# its last column, the memory the queue holds (KiB): buffers and cached pages
+stat_mem() { nvmeof-rdma stat | awk -v l="$1" 'index($0, l) == 1 { print $NF }'; }
+rig_check "nvmeof-rdma stat: host queue 1's and the target queue's memory" test \
+	"$(stat_mem '  queue 1 ') $(stat_mem "  cntlid $(count_of "$tq" cntlid) qid 1 ")" = \
+	"$(awk -v b="$(count_of $H/queue1 buffer_bytes)" 'BEGIN { printf "%.0f", b / 1024 }') $(awk \
+	-v b="$(count_of "$tq" buffer_bytes)" -v p="$(count_of "$tq" pages_held)" \
+	'BEGIN { printf "%.0f", (b + p * 4096) / 1024 }')"
 nvmeof-rdma stat --json > /tmp/stat.json
 rig_check "nvmeof-rdma stat --json: the controller and its counters" \
 	grep -q "\"controller\": \"$ctrl\".*\"cmds_write\": 8, .*\"cmds_rejected\": 1" \
