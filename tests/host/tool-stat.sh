@@ -41,11 +41,11 @@ printf '%s\n' 'cmds_admin 7' 'cmds_fabrics 1' 'live 1' > "$H/queue0"
 printf '%s\n' 'cmds_read 10' 'cmds_write 4' 'cmds_other_io 1' \
 	'bytes_read 40960' 'bytes_written 8192' 'status_generic 1' \
 	'status_media 2' 'rsp_rejected 1' 'wc_errors 1' 'timeouts 2' \
-	'sq_full 5' 'live 1' > "$H/queue1"
+	'sq_full 5' 'live 1' 'buffer_bytes 20480' 'mrs 128' > "$H/queue1"
 printf '%s\n' 'cntlid 7' 'hostnqn nqn.2014-08.org.nvmexpress:uuid:x' \
 	'host_traddr 192.0.2.7' 'qid 1' \
 	'cmds_read 10' 'cmds_write 4' 'bytes_read 40960' 'bytes_written 8192' \
-	'cmds_rejected 3' 'pages_held 17' 'srq 0' > "$T/queue5"
+	'cmds_rejected 3' 'pages_held 17' 'srq 0' 'buffer_bytes 2097152' > "$T/queue5"
 
 "$tool" stat --json > "$tmp/totals.json"
 check "--json parses, counters are numbers, the NQN and address strings" json_is "$tmp/totals.json" \
@@ -54,10 +54,11 @@ check "--json parses, counters are numbers, the NQN and address strings" json_is
 check "the controller line: resets, reconnects, failures, recoveries summed" \
 	grep -qx 'host nvme3: 2 queues, 1 resets, 3 reconnects, 4 failed reconnects, 3 error recoveries' "$tmp/totals.txt"
 # queue 1: reads writes other read_KiB write_KiB errors reject failed sq_full
-check "a host queue's row" grep -qE '^  queue 1 +10 +4 +1 +40\.0 +8\.0 +3 +1 +3 +5$' "$tmp/totals.txt"
+# mem_KiB (buffers, and the target's cached pages of 4 KiB)
+check "a host queue's row" grep -qE '^  queue 1 +10 +4 +1 +40\.0 +8\.0 +3 +1 +3 +5 +20$' "$tmp/totals.txt"
 check "the admin queue's other commands: admin and fabrics" grep -qE '^  queue 0 +0 +0 +8 ' "$tmp/totals.txt"
 check "a target queue's row, named by controller and queue" \
-	grep -qE '^  cntlid 7 qid 1 +10 +4 +0 +40\.0 +8\.0 +0 +3 +0 +0$' "$tmp/totals.txt"
+	grep -qE '^  cntlid 7 qid 1 +10 +4 +0 +40\.0 +8\.0 +0 +3 +0 +0 +2116$' "$tmp/totals.txt"
 
 # one interval of 1 s: 5 more reads on the host, a new target queue
 ( sleep 0.4
@@ -66,7 +67,7 @@ check "a target queue's row, named by controller and queue" \
 "$tool" stat --json 1 1 > "$tmp/rate.json"
 wait
 check "over an interval: the differences, states kept" json_is "$tmp/rate.json" \
-	"j['interval'] == 1 and j['host'][0]['queues'][1]['counters']['cmds_read'] == 5 and j['host'][0]['queues'][1]['counters']['bytes_read'] == 20480 and j['host'][0]['queues'][1]['counters']['cmds_write'] == 0 and j['host'][0]['queues'][1]['counters']['live'] == 1 and j['host'][0]['ctrl']['queues'] == 2 and j['target'][0]['counters']['qid'] == 1 and j['target'][0]['counters']['cntlid'] == 7 and j['target'][0]['counters']['host_traddr'] == '192.0.2.7'"
+	"j['interval'] == 1 and j['host'][0]['queues'][1]['counters']['cmds_read'] == 5 and j['host'][0]['queues'][1]['counters']['bytes_read'] == 20480 and j['host'][0]['queues'][1]['counters']['cmds_write'] == 0 and j['host'][0]['queues'][1]['counters']['live'] == 1 and j['host'][0]['ctrl']['queues'] == 2 and j['target'][0]['counters']['qid'] == 1 and j['target'][0]['counters']['cntlid'] == 7 and j['target'][0]['counters']['host_traddr'] == '192.0.2.7' and j['host'][0]['queues'][1]['counters']['buffer_bytes'] == 20480 and j['target'][0]['counters']['buffer_bytes'] == 2097152 and j['target'][0]['counters']['pages_held'] == 17"
 check "over an interval: a queue that appeared counts from 0" json_is "$tmp/rate.json" \
 	"[q['counters']['cmds_write'] for q in j['target'] if q['queue'] == 'queue6'] == [6]"
 "$tool" stat 1 1 > "$tmp/rate.txt"
