@@ -239,6 +239,21 @@ static inline bool nvmeof_req_may_use_p2pmem(struct nvmet_req *req)
 #endif
 
 /*
+ * A controller's host address as nvmet shows it (its debugfs host_traddr,
+ * through the transport's op: nvmet_ctrl_host_traddr(), not exported), or
+ * -EOPNOTSUPP where nvmet has no such op.
+ */
+static inline ssize_t nvmeof_ctrl_host_traddr(struct nvmet_ctrl *ctrl,
+					      char *traddr, size_t len)
+{
+#ifdef HAVE_NVMET_OPS_HOST_TRADDR
+	if (ctrl->ops->host_traddr)
+		return ctrl->ops->host_traddr(ctrl, traddr, len);
+#endif
+	return -EOPNOTSUPP;
+}
+
+/*
  * The queue depth a port offers: its configurable max_queue_size where the
  * port has one (settled by add_port, see nvmeof_port_settle_queue_size()),
  * else nvmet's fixed NVMET_QUEUE_SIZE (CAP.MQES + 1).

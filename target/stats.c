@@ -64,6 +64,10 @@ static int nvmet_rdma_queue_stats_show(struct seq_file *m, void *unused)
 	}
 	if (nvmet_rdma_queue_host_traddr(queue, traddr, sizeof(traddr)) > 0)
 		seq_printf(m, "host_traddr %s\n", traddr);
+	/* nvmet's own view (its op reads the admin queue: this one) */
+	if (ctrl && !queue->host_qid && ctrl->sqs[0] == &queue->nvme_sq &&
+	    nvmeof_ctrl_host_traddr(ctrl, traddr, sizeof(traddr)) > 0)
+		seq_printf(m, "ctrl_host_traddr %s\n", traddr);
 	seq_printf(m, "qid %d\n", queue->host_qid);
 	for (i = 0; i < NVMEOF_CMD_CLASSES; i++)
 		seq_printf(m, "%s %lld\n", nvmet_rdma_cmd_class_names[i],

@@ -61,6 +61,14 @@ rig_check "target: the queue's controller" test -n "$(count_of "$tq" cntlid)"
 rig_check "target: the host's address on the I/O queue and the admin queue" \
 	test "$(count_of "$tq" host_traddr) $(count_of "$(target_queue 0)" host_traddr)" \
 	= "$RIG_IP4 $RIG_IP4"
+# the same through nvmet's host_traddr op, which 6.12's nvmet has (called
+# by its debugfs, which Debian's 6.12 does not build) and 6.1's has not
+case $(uname -r) in
+6.1.*) want= ;;
+*) want=$RIG_IP4 ;;
+esac
+rig_check "target: nvmet's host_traddr op on the admin queue ('$want' on $(uname -r))" \
+	test "$(count_of "$(target_queue 0)" ctrl_host_traddr)" = "$want"
 rig_check "the reads after the connect are over" rig_wait 20 settled $H/queue1
 cp $H/queue1 /tmp/host.before
 cp "$tq" /tmp/target.before
