@@ -28,7 +28,12 @@
 # when the host guest has ended, the target guest is told "end" and ends
 # too.
 # A wire that dies (see below) gets one more attempt, the first's consoles
-# kept as LOG.died and LOG.target.died.
+# kept as LOG.died and LOG.target.died. A guest that has not reached /init
+# within RIG_BOOT_TIMEOUT seconds (default 180, as rig/run-guest.sh) is
+# stuck in its kernel's boot, before anything under test ran (a debug
+# kernel under TCG, now and then): both guests are stopped and the pair
+# booted again, three boots at most, the consoles of the boots given up
+# kept as LOG.hangN and LOG.target.hangN.
 # Exit status: 0 if both guests reached their end marker, 1 otherwise.
 set -uo pipefail
 
@@ -93,6 +98,27 @@ guest host 52:54:00:4e:56:02 localaddr=127.0.0.1:$hport,udp=127.0.0.1:$tport "$l
 	"$kernel" "$initrd" "${RIG_PAIR_HOST_SMP:-1}"
 host_pid=${pids[1]}
 wait_for "$dir/host.ctl" || { echo "RIG-PAIR host QEMU did not start" >> "$log"; exit 1; }
+
+# the boot watch: both guests at /init (their RIG-BEGIN line, which the
+# console may prefix with terminal escapes) in time, or both stopped
+boot_tmo=${RIG_BOOT_TIMEOUT:-180}
+( waited=0
+  until grep -aq 'RIG-BEGIN' "$log" && grep -aq 'RIG-BEGIN' "$log.target"; do
+	kill -0 "$host_pid" 2> /dev/null || exit 0
+	if [ $waited -ge "$boot_tmo" ]; then
+		for side in host target; do
+			f=$log
+			[ $side = target ] && f=$log.target
+			grep -aq 'RIG-BEGIN' "$f" ||
+				echo "RIG-PAIR boot hang: the $side guest did not reach /init in ${boot_tmo}s" >> "$log.pair"
+		done
+		kill "${pids[0]}" "$host_pid"
+		exit 0
+	fi
+	sleep 2
+	waited=$((waited + 2))
+  done ) &
+pids+=($!)
 
 # wire_drops - frames the wire lost at each end's socket (its receive
 # queue full): a figure for the scenario's log
@@ -182,5 +208,16 @@ if grep -q '^RIG-PAIR .* the wire died' "$log" && [ -z "${RIG_PAIR_AGAIN:-}" ]; 
 	kill "${pids[@]}" 2> /dev/null
 	rm -rf "$dir"
 	RIG_PAIR_AGAIN=1 exec "$0" "$@"
+fi
+# a boot stuck in a kernel: again, twice at most
+boots=${RIG_PAIR_BOOTS:-1}
+if grep -q '^RIG-PAIR boot hang' "$log" && [ "$boots" -lt 3 ]; then
+	mv "$log" "$log.hang$boots"
+	mv "$log.target" "$log.target.hang$boots"
+	rm -f "$log.pair"
+	kill "${pids[@]}" 2> /dev/null
+	rm -rf "$dir"
+	echo "[nvmeof-rdma] a guest of the pair did not reach /init, booting the pair again (console: $log.hang$boots)" >&2
+	RIG_PAIR_BOOTS=$((boots + 1)) exec "$0" "$@"
 fi
 grep -q '^RIG-END' "$log" && grep -q '^RIG-END' "$log.target"

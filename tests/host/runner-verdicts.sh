@@ -8,7 +8,8 @@
 # Debian kernel without its headers or image, a KUnit build without a
 # module, the style gates on a file that breaks them, a fault scenario
 # whose target guest failed, a KUnit case that skipped itself; a guest
-# that asks for a fresh boot after lockdep switched itself off must get it;
+# that asks for a fresh boot after lockdep switched itself off must get it,
+# a pair of guests stuck before /init must be booted again and then fail;
 # and tests/run itself (on a copy of the tree) must run the style gates.
 # Each has its control that must pass, so a judge that fails everything
 # cannot pass either.
@@ -241,3 +242,19 @@ rc=$?
 case_ "tests/run runs the style gates: three PASS, nothing else" \
 	"$([ $rc -eq 0 ] && [ "$(grep -c '^PASS style' <<<"$out")" = 3 ] &&
 		tail -1 <<<"$out" | grep -qx '3 passed, 0 failed'; echo $?)" "exit $rc: $(tail -5 <<<"$out")"
+
+# run-pair.sh: a pair whose guests do not reach /init in time (here a real
+# kernel given 4 s and an empty initrd) is stopped and booted again, three
+# boots in all, the consoles of the first two kept; then it fails, the log
+# naming both guests
+kernel=$(ls /boot/vmlinuz-* 2> /dev/null | head -1)
+: > "$tmp/empty.img"
+RIG_BOOT_TIMEOUT=4 "$root/rig/run-pair.sh" "$kernel" "$tmp/empty.img" "$tmp/pair.log" 60 \
+	"rig.job=none" 2> "$tmp/pair.err"
+rc=$?
+case_ "a pair stuck before /init: booted three times, then fails naming both guests" \
+	"$([ $rc = 1 ] && [ -s "$tmp/pair.log.hang1" ] && [ -s "$tmp/pair.log.target.hang2" ] &&
+		[ ! -e "$tmp/pair.log.hang3" ] &&
+		grep -q '^RIG-PAIR boot hang: the host guest did not reach /init in 4s' "$tmp/pair.log" &&
+		grep -q '^RIG-PAIR boot hang: the target guest did not reach /init in 4s' "$tmp/pair.log"
+		echo $?)" "exit $rc, $(ls "$tmp" | grep pair | paste -sd' ' -): $(grep RIG-PAIR "$tmp/pair.log")"
