@@ -46,6 +46,8 @@ all: modules
 
 # Sources are copied into build/KVER so several kernels can be built side by
 # side (M= builds in place); the private headers and compat config land there.
+# conftest.sh's probes build in a make of their own: '+' hands it make's
+# jobs (-jN), as to a recursive make.
 prepare:
 	@mkdir -p $(BUILD)/generated
 	@rsync -a --delete --exclude nvme-private --exclude generated \
@@ -53,7 +55,7 @@ prepare:
 		$(wildcard $(addprefix $(ROOT)/,Kbuild host target common compat kunit)) \
 		$(BUILD)/
 	@$(ROOT)/scripts/nvme-private-headers.sh $(KDIR) $(BUILD)/nvme-private $(KSRC)
-	@$(ROOT)/compat/conftest.sh $(KDIR) $(BUILD)/nvme-private $(BUILD)/generated/compat-config.h
+	+@$(ROOT)/compat/conftest.sh $(KDIR) $(BUILD)/nvme-private $(BUILD)/generated/compat-config.h
 
 modules: prepare
 	$(MAKE) $(KBUILD_ARGS) modules

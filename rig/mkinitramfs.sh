@@ -22,7 +22,8 @@ set -euo pipefail
 # Kernel modules the scenarios load, with dependencies resolved by modprobe.
 GUEST_MODULES="nvme-rdma nvmet-rdma nvme-tcp nvmet-tcp rdma_rxe siw rdma_ucm ib_uverbs
 	null_blk brd dummy crc32_pclmul crc32_generic crc32c_generic crc32c-intel
-	nvme-loop nvme ipv6 configfs virtio_pci virtio_net sch_netem loop ext4"
+	nvme-loop nvme ipv6 configfs virtio_pci virtio_net sch_netem loop ext4
+	9pnet_virtio 9p overlay"
 BINARIES="/usr/sbin/nvme /usr/bin/fio /usr/sbin/ip /usr/bin/rdma /usr/bin/kmod
 	/usr/bin/ib_read_lat /usr/bin/ib_write_lat /usr/bin/ibv_devices /usr/bin/ibv_devinfo /usr/bin/rping
 	/usr/bin/perf /usr/sbin/tc /usr/sbin/mke2fs /usr/sbin/e2fsck /usr/sbin/dcb"

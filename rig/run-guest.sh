@@ -50,6 +50,12 @@ if [[ " $append " == *" rig.rdma=rxe-hw "* ]]; then
 		-device nvme,drive=backend,serial=rig-backend "$@"
 	[ ${#iommu[@]} -eq 0 ] || append+=" intel_iommu=on iommu.strict=1"
 fi
+# rig.hostroot=PATH (a scenario's hostroot=yes; PATH the tree): this
+# machine's root, read-only over virtio-9p (tag hostroot), for a guest
+# that needs Debian's userland (tests/deb-guest.sh)
+if [[ " $append " == *" rig.hostroot="* ]]; then
+	set -- -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap "$@"
+fi
 boot_tmo=${RIG_BOOT_TIMEOUT:-180}
 
 boot() {

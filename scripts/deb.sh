@@ -83,8 +83,12 @@ EOF
 cat > "$stage/DEBIAN/prerm" <<EOF
 #!/bin/sh
 set -e
-# out of every kernel: the in-tree modules are modprobe's choice again
-dkms remove -m nvmeof-rdma -v $version --all > /dev/null 2>&1 || true
+# out of every kernel: the in-tree modules are modprobe's choice again;
+# what DKMS says goes to the terminal (a removal that fails must be seen)
+if dkms status -m nvmeof-rdma -v $version | grep -q .; then
+	dkms remove -m nvmeof-rdma -v $version --all ||
+		echo "nvmeof-rdma: 'dkms remove -m nvmeof-rdma -v $version --all' failed: our modules may still be modprobe's choice" >&2
+fi
 exit 0
 EOF
 chmod 755 "$stage/DEBIAN/postinst" "$stage/DEBIAN/prerm"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# rig: once
+# rig: once changes-system
 #
 # deb-roundtrip: the Debian way to install. `make deb` builds
 # nvmeof-rdma-dkms_<version>_all.deb; `apt-get install ./FILE.deb` must

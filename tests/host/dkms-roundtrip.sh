@@ -9,6 +9,7 @@
 # resolution is checked, with -S KVER).
 #
 # Usage: tests/host/dkms-roundtrip.sh KVER    prints RESULT PASS|FAIL <why>
+# rig: changes-system (tests/run keeps guests with this root away meanwhile)
 set -uo pipefail
 kver=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
