@@ -446,7 +446,7 @@ static int nvme_rdma_create_queue_ib(struct nvme_rdma_queue *queue)
 	struct ib_device *ibdev;
 	const int send_wr_factor = 3;			/* MR, SEND, INV */
 	const int cq_factor = send_wr_factor + 1;	/* + RECV */
-	int ret, pages_per_mr;
+	int ret;
 
 	queue->device = nvme_rdma_find_get_device(queue->cm_id);
 	if (!queue->device) {
@@ -489,32 +489,9 @@ static int nvme_rdma_create_queue_ib(struct nvme_rdma_queue *queue)
 		goto out_destroy_rsp_ring;
 
 	/*
-	 * Currently we don't use SG_GAPS MR's so if the first entry is
-	 * misaligned we'll end up using two entries for a single data page,
-	 * so one additional entry is required.
+	 * What the statistics show as the queue's memory held (the MR array
+	 * comes with its MRs, nvme_rdma_alloc_queue_mrs())
 	 */
-	pages_per_mr = nvme_rdma_get_max_fr_pages(ibdev, queue->pi_support) + 1;
-	ret = nvme_rdma_alloc_mrs(queue, pages_per_mr);
-	if (ret) {
-		dev_err(queue->ctrl->ctrl.device,
-			"failed to allocate %u MRs for QID %d\n",
-			queue->nr_sqes, nvme_rdma_queue_idx(queue));
-		goto out_destroy_sqe_ring;
-	}
-
-	if (queue->pi_support) {
-		ret = ib_mr_pool_init(queue->qp, &queue->qp->sig_mrs,
-				      queue->queue_size, IB_MR_TYPE_INTEGRITY,
-				      pages_per_mr, pages_per_mr);
-		if (ret) {
-			dev_err(queue->ctrl->ctrl.device,
-				"failed to initialize PI MR pool sized %d for QID %d\n",
-				queue->queue_size, nvme_rdma_queue_idx(queue));
-			goto out_destroy_mr_pool;
-		}
-	}
-
-	/* what the statistics show as the queue's memory held */
 	WRITE_ONCE(queue->buffer_bytes,
 		   queue->queue_size *
 		   (sizeof(*queue->rsp_ring) +
@@ -522,17 +499,10 @@ static int nvme_rdma_create_queue_ib(struct nvme_rdma_queue *queue)
 					    DMA_FROM_DEVICE)) +
 		   queue->nr_sqes * (sizeof(*queue->sqes) +
 				     sizeof(*queue->mrs)));
-	WRITE_ONCE(queue->nr_mrs, queue->nr_sqes +
-		   (queue->pi_support ? queue->queue_size : 0));
-	WRITE_ONCE(queue->mr_pages, pages_per_mr);
 	set_bit(NVME_RDMA_Q_TR_READY, &queue->flags);
 
 	return 0;
 
-out_destroy_mr_pool:
-	nvme_rdma_free_mrs(queue);
-out_destroy_sqe_ring:
-	nvme_rdma_free_sqes(ibdev, queue);
 out_destroy_rsp_ring:
 	nvme_rdma_free_ring(ibdev, queue->rsp_ring, queue->queue_size,
 			    sizeof(struct nvme_completion), DMA_FROM_DEVICE);
@@ -543,6 +513,52 @@ out_destroy_ib_cq:
 out_put_dev:
 	nvme_rdma_dev_put(queue->device);
 	return ret;
+}
+
+/*
+ * A queue's memory regions: one per tag, and the PI pool. Made on the way
+ * to its Connect command (nvme_rdma_start_queue()), in the queue's own
+ * work for an I/O queue, not by the CM event handler: rdma_cm runs the
+ * handlers of every queue on one ordered workqueue, and on an RNIC each MR
+ * is a firmware command (an mlx5 mkey), so a queue's worth of them there
+ * would set the queues up one after the other again. Freed with the
+ * queue's other IB resources (nvme_rdma_destroy_queue_ib()).
+ */
+static int nvme_rdma_alloc_queue_mrs(struct nvme_rdma_queue *queue)
+{
+	/*
+	 * Currently we don't use SG_GAPS MR's so if the first entry is
+	 * misaligned we'll end up using two entries for a single data page,
+	 * so one additional entry is required.
+	 */
+	u32 pages = nvme_rdma_get_max_fr_pages(queue->device->dev,
+					       queue->pi_support) + 1;
+	int ret;
+
+	ret = nvme_rdma_alloc_mrs(queue, pages);
+	if (ret) {
+		dev_err(queue->ctrl->ctrl.device,
+			"failed to allocate %u MRs for QID %d\n",
+			queue->nr_sqes, nvme_rdma_queue_idx(queue));
+		return ret;
+	}
+
+	if (queue->pi_support) {
+		ret = ib_mr_pool_init(queue->qp, &queue->qp->sig_mrs,
+				      queue->queue_size, IB_MR_TYPE_INTEGRITY,
+				      pages, pages);
+		if (ret) {
+			dev_err(queue->ctrl->ctrl.device,
+				"failed to initialize PI MR pool sized %d for QID %d\n",
+				queue->queue_size, nvme_rdma_queue_idx(queue));
+			nvme_rdma_free_mrs(queue);
+			return ret;
+		}
+	}
+	WRITE_ONCE(queue->nr_mrs, queue->nr_sqes +
+		   (queue->pi_support ? queue->queue_size : 0));
+	WRITE_ONCE(queue->mr_pages, pages);
+	return 0;
 }
 
 /* sends a queue's Connect command (nvme_rdma_start_io_queues()) */
@@ -711,6 +727,8 @@ void nvme_rdma_stop_io_queues(struct nvme_rdma_ctrl *ctrl)
  * @ctrl: controller owning the queue
  * @idx: queue index, 0 for the admin queue
  *
+ * Makes the queue's memory regions first (nvme_rdma_alloc_queue_mrs()).
+ *
  * On success the queue is marked live; on failure an allocated queue is
  * disconnected and drained.
  *
@@ -721,10 +739,10 @@ int nvme_rdma_start_queue(struct nvme_rdma_ctrl *ctrl, int idx)
 	struct nvme_rdma_queue *queue = &ctrl->queues[idx];
 	int ret;
 
-	if (idx)
-		ret = nvmf_connect_io_queue(&ctrl->ctrl, idx);
-	else
-		ret = nvmf_connect_admin_queue(&ctrl->ctrl);
+	ret = nvme_rdma_alloc_queue_mrs(queue);
+	if (!ret)
+		ret = idx ? nvmf_connect_io_queue(&ctrl->ctrl, idx) :
+			    nvmf_connect_admin_queue(&ctrl->ctrl);
 
 	if (!ret) {
 		set_bit(NVME_RDMA_Q_LIVE, &queue->flags);
@@ -753,9 +771,10 @@ int nvme_rdma_start_io_queues(struct nvme_rdma_ctrl *ctrl,
 	int i, ret = 0;
 
 	/*
-	 * The queues' Connect commands go out at once, each from a work item
-	 * of its own (nvmf_connect_io_queue() waits for its answer), and are
-	 * all waited for before any failure is acted on.
+	 * The queues' MRs are made and their Connect commands sent at once,
+	 * each queue's from a work item of its own (nvmf_connect_io_queue()
+	 * waits for its answer), and all are waited for before any failure
+	 * is acted on.
 	 */
 	for (i = first; i < last; i++)
 		queue_work(nvme_rdma_start_wq, &ctrl->queues[i].start_work);
