@@ -8,7 +8,9 @@
 #			[TARGET_KERNEL TARGET_INITRD]
 #   LOG is the host's console; the target's goes to LOG.target. The target
 #   guest boots KERNEL too unless given its own (a pair of mixed kernels).
-#   Each guest has one vCPU; RIG_PAIR_HOST_SMP=N gives the host guest N.
+#   Each guest has one vCPU and 2 GiB; RIG_PAIR_HOST_SMP=N gives the host
+#   guest N vCPUs, RIG_PAIR_HOST_MEM and RIG_PAIR_TARGET_MEM (MiB) each
+#   guest its memory.
 #
 # The wire: each guest has a virtio NIC, joined by QEMU's socket netdev in
 # datagram mode over this machine's loopback (a UDP port each, sending to
@@ -60,11 +62,11 @@ s = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(2)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*(x.getsockname()[1] for x in s))')
 
-# guest ROLE MAC NETDEV CONSOLE KERNEL INITRD VCPUS - one side, in the
+# guest ROLE MAC NETDEV CONSOLE KERNEL INITRD VCPUS MIB - one side, in the
 # background
 guest() {
 	timeout --foreground -k 10 "$tmo" \
-		qemu-system-x86_64 -machine q35 -accel tcg -cpu max,la57=off,erms=off,fsrm=off -m 2048 \
+		qemu-system-x86_64 -machine q35 -accel tcg -cpu max,la57=off,erms=off,fsrm=off -m "$8" \
 		-smp "$7" -nographic -no-reboot -nic none -serial stdio \
 		-chardev socket,id=ctl,path="$dir/$1.ctl",server=on,wait=off \
 		-device isa-serial,chardev=ctl \
@@ -92,10 +94,10 @@ wait_for() {
 }
 
 guest target 52:54:00:4e:56:01 localaddr=127.0.0.1:$tport,udp=127.0.0.1:$hport "$log.target" \
-	"$t_kernel" "$t_initrd" 1
+	"$t_kernel" "$t_initrd" 1 "${RIG_PAIR_TARGET_MEM:-2048}"
 wait_for "$dir/target.ctl" || { echo "RIG-PAIR target QEMU did not start" >> "$log"; exit 1; }
 guest host 52:54:00:4e:56:02 localaddr=127.0.0.1:$hport,udp=127.0.0.1:$tport "$log" \
-	"$kernel" "$initrd" "${RIG_PAIR_HOST_SMP:-1}"
+	"$kernel" "$initrd" "${RIG_PAIR_HOST_SMP:-1}" "${RIG_PAIR_HOST_MEM:-2048}"
 host_pid=${pids[1]}
 wait_for "$dir/host.ctl" || { echo "RIG-PAIR host QEMU did not start" >> "$log"; exit 1; }
 

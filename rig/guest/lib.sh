@@ -859,6 +859,23 @@ rig_kernel_kib() {
 # rig_slab_kib - the slab allocator's total now, KiB (/proc/meminfo)
 rig_slab_kib() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
 
+# rig_vmalloc_kib - what vmalloc holds now, KiB (/proc/meminfo): where a
+# soft RDMA device keeps its queue pairs' and completion queues' rings
+rig_vmalloc_kib() { awk '/^VmallocUsed:/ { print $2 }' /proc/meminfo; }
+
+# rig_target_buffers_kib - what our target's queues' own buffers hold now,
+# KiB, by its statistics: every queue's buffer_bytes, and the shared
+# receive queue's buffers once (a one-vCPU guest's device has one SRQ);
+# "none" without our statistics (stock)
+rig_target_buffers_kib() {
+	local d=/sys/kernel/debug/nvmet_rdma
+	[ -d $d ] || { echo none; return; }
+	cat $d/queue* 2> /dev/null | awk '
+		$1 == "buffer_bytes" { b += $2 }
+		$1 == "srq_buffer_bytes" && $2 > s { s = $2 }
+		END { printf "%d\n", (b + s) / 1024 }'
+}
+
 # rig_wire_do REQUEST - on the target guest, what the host guest asked of it
 # (rig_wire "target REQUEST", forwarded by run-pair.sh): "port off|on" (the
 # subsystem unlinked from port 1 and linked again: the port disabled and
@@ -872,6 +889,7 @@ rig_wire_do() {
 	case $1 in
 	"restart "*) rig_wire_restart ${1#restart } ;;
 	"mark "*) echo "RIG-SCALE-MARK ${1#mark } kib=$(rig_kernel_kib) slab_kib=$(rig_slab_kib)" \
+		"vmalloc_kib=$(rig_vmalloc_kib) buffers_kib=$(rig_target_buffers_kib)" \
 		"use_srq=$(cat /sys/module/nvmet_rdma/parameters/use_srq)" ;;
 	"port off") rm "$NVMET_CFS/ports/1/subsystems/$RIG_NQN" ;;
 	"port on") ln -s "$sub" "$NVMET_CFS/ports/1/subsystems/$RIG_NQN" ;;

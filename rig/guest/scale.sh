@@ -13,7 +13,14 @@
 #   case=reset queues=N ms=...     reset_controller to live again
 #   case=storm hosts=N srq=Y|N ms=...  the port disabled and enabled: the
 #                                  time from enabled until the last is live
+#   case=limit srq=Y|N hosts=N how=none|refused|gone|failed
+#                                  (rig.scale_limit=MAX: that case alone)
+#                                  hosts connected one after another
+#                                  before the first that could not, and
+#                                  why: the target refused it, or no longer
+#                                  answers, or another failure
 #   RIG-SCALE-MARK hosts=N srq=Y|N before|after kib=... slab_kib=...
+#                  vmalloc_kib=... buffers_kib=...|none
 #                                  use_srq=Y|N (the target's setting)
 
 # the runs of each timed case (the median is reported)
@@ -103,6 +110,36 @@ scale_hosts() {
 	rig_check "$n controllers gone" rig_wait 120 rig_no_controllers
 }
 
+# scale_limit MAX SRQ - hosts (two I/O queues each) connected one after
+# another, the target's memory its only limit, until one cannot connect
+# (MAX at most): how many did, and what stopped the next. The target's
+# guest may not survive it (stock's runs out of memory): the pair's last
+# case, in a run of its own (scripts/bench-scale.sh).
+scale_limit() {
+	local max=$1 srq=$2 n=0 how=none
+	[ "$srq" = N ] ||
+		rig_must "target reloaded with use_srq=Y" rig_wire "target restart use_srq=Y"
+	rig_must "target marks its memory" rig_wire "target mark hosts=0 srq=$srq limit"
+	while [ $n -lt "$max" ]; do
+		rig_connect_host $((n + 1)) "$RIG_WIRE_TARGET" ",nr_io_queues=1,nr_write_queues=1" ||
+			break
+		n=$((n + 1))
+	done
+	if ! rig_wire "target mark hosts=$n srq=$srq limit"; then
+		how=gone
+	elif [ $n -lt "$max" ]; then
+		if dmesg | tail -n 20 | grep -q 'Connect rejected: .* nvme status 6 '; then
+			how=refused
+		else
+			how=failed
+			rig_log "host $((n + 1)) failed: $(dmesg | grep nvme | tail -n 1)"
+		fi
+	fi
+	rig_log "$n hosts connected ($max at most), the next: $how"
+	echo "RIG-SCALE case=limit srq=$srq hosts=$n how=$how"
+	[ $how = gone ] || rig_check "the $n hosts live" test "$(scale_live)" = "$n"
+}
+
 scale_host() {
 	local n
 	rig_load_host
@@ -110,6 +147,10 @@ scale_host() {
 	rig_must "the target serves" rig_wire_connect ""
 	rig_disconnect all > /dev/null
 	rig_must "no controller" rig_wait 30 rig_no_controllers
+	if [ -n "${RIG_SCALE_LIMIT:-}" ]; then
+		scale_limit "$RIG_SCALE_LIMIT" "${RIG_SCALE_SRQ:-N}"
+		return
+	fi
 	for n in $(echo "${RIG_SCALE_QUEUES:-1,4,8,16}" | tr , ' '); do
 		scale_queue_times "$n"
 	done
