@@ -8,6 +8,7 @@
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/nvme.h>
 #include <linux/workqueue.h>
@@ -15,6 +16,7 @@
 #include <rdma/ib_verbs.h>
 
 #include <linux/nvme-rdma.h>
+#include "mem_reserve.h"
 #include "nvmet_rdma.h"
 
 bool nvmet_rdma_use_srq;
@@ -67,6 +69,57 @@ static int max_mdts_set(const char *val, const struct kernel_param *kp)
 		return -EINVAL;
 	}
 	return param_set_uint(val, kp);
+}
+
+/*
+ * The memory reserve a new queue must leave available (common/mem_reserve.h):
+ * MiB, 0 for none, -1 (the default) for the automatic one, which is what
+ * the parameter's file then shows.
+ */
+static int min_available_mb_set(const char *val, const struct kernel_param *kp);
+static int min_available_mb_get(char *buf, const struct kernel_param *kp);
+static const struct kernel_param_ops min_available_mb_ops = {
+	.set = min_available_mb_set,
+	.get = min_available_mb_get,
+};
+
+static int nvmet_rdma_min_available = -1;
+module_param_cb(min_available_mb, &min_available_mb_ops,
+		&nvmet_rdma_min_available, 0644);
+MODULE_PARM_DESC(min_available_mb,
+		 "memory (MiB) a new queue's buffers must leave available, else the queue is refused with a message (default -1: 1/64 of RAM, 32 MiB to 1 GiB; 0 = no reserve)");
+
+static int min_available_mb_set(const char *val, const struct kernel_param *kp)
+{
+	int n;
+
+	if (kstrtoint(val, 10, &n) || n < -1) {
+		pr_err("min_available_mb %s: must be -1 (automatic), 0 (no reserve) or MiB\n",
+		       val);
+		return -EINVAL;
+	}
+	WRITE_ONCE(nvmet_rdma_min_available, n);
+	return 0;
+}
+
+/**
+ * nvmet_rdma_min_available_mb() - the memory reserve in force
+ *
+ * Return: MiB a new queue must leave available; 0 for none.
+ */
+u32 nvmet_rdma_min_available_mb(void)
+{
+	int n = READ_ONCE(nvmet_rdma_min_available);
+
+	if (n >= 0)
+		return n;
+	return nvmeof_mem_reserve_auto_mb(totalram_pages() >>
+					  (20 - PAGE_SHIFT));
+}
+
+static int min_available_mb_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%u\n", nvmet_rdma_min_available_mb());
 }
 
 /**

@@ -314,6 +314,7 @@ static inline int num_pages(int len)
 
 /* main.c */
 extern bool nvmet_rdma_use_srq;
+u32 nvmet_rdma_min_available_mb(void);
 extern int nvmet_rdma_srq_size;
 extern const struct nvmet_fabrics_ops nvmet_rdma_ops;
 u8 nvmet_rdma_mdts(bool metadata);
@@ -347,6 +348,9 @@ extern struct ida nvmet_rdma_queue_ida;
 extern struct list_head nvmet_rdma_queue_list;
 extern struct mutex nvmet_rdma_queue_mutex;
 
+size_t nvmet_rdma_queue_buffer_bytes(const struct nvmet_rdma_device *ndev,
+				     int recv_queue_size, bool admin,
+				     bool srq);
 int nvmet_rdma_alloc_rsp(struct nvmet_rdma_device *ndev,
 			 struct nvmet_rdma_rsp *r, int tag);
 void nvmet_rdma_free_rsp(struct nvmet_rdma_device *ndev,
@@ -395,6 +399,7 @@ void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 
 /* rdma_data.c */
 int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue);
+size_t nvmet_rdma_page_cache_max_bytes(bool io_queue);
 void nvmet_rdma_page_cache_destroy(struct nvmet_rdma_queue *queue);
 int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp);
 void nvmet_rdma_free_data_sgl(struct nvmet_rdma_rsp *rsp);

@@ -9,6 +9,7 @@
 #include <linux/err.h>
 #include <linux/idr.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/nvme.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -19,6 +20,7 @@
 #include <rdma/ib_cm.h>
 
 #include <linux/nvme-rdma.h>
+#include "mem_reserve.h"
 #include "nvmet_rdma.h"
 #include "wire.h"
 
@@ -29,6 +31,30 @@ DEFINE_MUTEX(nvmet_rdma_queue_mutex);
 
 static void nvmet_rdma_qp_event(struct ib_event *event, void *priv);
 static void nvmet_rdma_qp_error_work(struct work_struct *w);
+
+/**
+ * nvmet_rdma_queue_buffer_bytes() - what a queue's own buffers hold
+ * @ndev: its device
+ * @recv_queue_size: its receive queue's depth
+ * @admin: an admin queue (its receive buffers have no in-capsule data)
+ * @srq: on a shared receive queue, whose receive buffers are not its own
+ *
+ * Two responses per receive buffer and, without an SRQ, the receive
+ * buffers; fixed from the queue's creation to its release.
+ *
+ * Return: bytes, as allocated (slab rounding not counted).
+ */
+size_t nvmet_rdma_queue_buffer_bytes(const struct nvmet_rdma_device *ndev,
+				     int recv_queue_size, bool admin, bool srq)
+{
+	size_t bytes = recv_queue_size * 2 *
+		       (sizeof(struct nvmet_rdma_rsp) +
+			sizeof(struct nvme_completion));
+
+	if (!srq)
+		bytes += nvmet_rdma_cmds_bytes(ndev, recv_queue_size, admin);
+	return bytes;
+}
 
 /**
  * nvmet_rdma_alloc_rsp() - set up a response context
@@ -395,6 +421,34 @@ static void nvmet_rdma_wait_list_work(struct work_struct *w)
 	spin_unlock_irqrestore(&queue->state_lock, flags);
 }
 
+/*
+ * A new queue is refused when its buffers, and its page cache at its
+ * fullest, would leave less than the memory reserve (min_available_mb)
+ * available: a refusal that says why, which the host retries, rather than
+ * an allocation that does not fit waking the OOM killer. The RDMA device's
+ * own rings for the queue come on top; the reserve is there for them too.
+ */
+static bool nvmet_rdma_queue_fits_memory(struct nvmet_rdma_device *ndev,
+					 struct nvmet_rdma_queue *queue,
+					 struct rdma_cm_id *cm_id)
+{
+	u32 reserve_mb = nvmet_rdma_min_available_mb();
+	u64 need = nvmet_rdma_queue_buffer_bytes(ndev, queue->recv_queue_size,
+						 !queue->host_qid,
+						 !!ndev->srqs) +
+		   nvmet_rdma_page_cache_max_bytes(queue->host_qid);
+	u64 avail = (u64)si_mem_available() << PAGE_SHIFT;
+
+	if (nvmeof_mem_admits(need, avail, reserve_mb))
+		return true;
+	pr_warn_ratelimited("refusing queue %u of the host at %pISpc: its buffers need %llu KiB, %llu KiB of memory is available and min_available_mb keeps %u MiB%s\n",
+			    queue->host_qid, &cm_id->route.addr.dst_addr,
+			    need >> 10, avail >> 10, reserve_mb,
+			    ndev->srqs ? "" :
+			    " (use_srq=Y shares receive buffers among queues)");
+	return false;
+}
+
 static struct nvmet_rdma_queue *
 nvmet_rdma_alloc_queue(struct nvmet_rdma_device *ndev,
 		       struct rdma_cm_id *cm_id,
@@ -420,6 +474,11 @@ nvmet_rdma_alloc_queue(struct nvmet_rdma_device *ndev,
 					      queue);
 	if (ret)
 		goto out_destroy_sq;
+
+	if (!nvmet_rdma_queue_fits_memory(ndev, queue, cm_id)) {
+		ret = NVME_RDMA_CM_NO_RSC;
+		goto out_destroy_sq;
+	}
 
 	/*
 	 * Schedules the actual release because calling rdma_destroy_id from

@@ -96,6 +96,17 @@ int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue)
 	return 0;
 }
 
+/**
+ * nvmet_rdma_page_cache_max_bytes() - the most a queue's page cache holds
+ * @io_queue: for an I/O queue (the admin queue has none)
+ *
+ * Return: bytes: cached_pages pages for an I/O queue, else 0.
+ */
+size_t nvmet_rdma_page_cache_max_bytes(bool io_queue)
+{
+	return io_queue ? (size_t)nvmet_rdma_cached_pages * PAGE_SIZE : 0;
+}
+
 /*
  * The stack a request's pages come from and go back to: their mapping's
  * direction (rsp->data_dir, set before its pages are taken); pages that

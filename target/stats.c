@@ -29,24 +29,6 @@ static const char *const nvmet_rdma_data_way_names[NVMET_RDMA_DATA_WAYS] = {
 static struct dentry *nvmet_rdma_debugfs_root;
 
 /*
- * What the queue's own buffers hold: its responses (two per receive
- * buffer) and, without an SRQ, its receive buffers. Fixed from its
- * creation to its release.
- */
-static size_t nvmet_rdma_queue_buffer_bytes(struct nvmet_rdma_queue *queue)
-{
-	size_t bytes = queue->recv_queue_size * 2 *
-		       (sizeof(struct nvmet_rdma_rsp) +
-			sizeof(struct nvme_completion));
-
-	if (!queue->nsrq)
-		bytes += nvmet_rdma_cmds_bytes(queue->dev,
-					       queue->recv_queue_size,
-					       !queue->host_qid);
-	return bytes;
-}
-
-/*
  * The queue's controller is set once its Connect command has run; the sq
  * holds it until nvmet_sq_destroy(), which comes after this file is gone.
  */
@@ -91,7 +73,11 @@ static int nvmet_rdma_queue_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "pages_held %u\n", READ_ONCE(queue->page_cache.owned));
 	seq_printf(m, "data_uncached %lld\n",
 		   atomic64_read(&s->data_uncached));
-	seq_printf(m, "buffer_bytes %zu\n", nvmet_rdma_queue_buffer_bytes(queue));
+	seq_printf(m, "buffer_bytes %zu\n",
+		   nvmet_rdma_queue_buffer_bytes(queue->dev,
+						 queue->recv_queue_size,
+						 !queue->host_qid,
+						 !!queue->nsrq));
 	seq_printf(m, "srq %d\n", queue->nsrq ? 1 : 0);
 	seq_printf(m, "srq_low %lld\n",
 		   queue->nsrq ? atomic64_read(&queue->nsrq->low_events) : 0);
