@@ -194,6 +194,9 @@ struct nvme_rdma_queue {
 	struct llist_head	pending_sends;
 	/* serializes clearing NVME_RDMA_Q_LIVE with the queue disconnect */
 	struct mutex		queue_lock;
+	/* connects it (nvme_rdma_alloc_io_queues()) */
+	struct work_struct	alloc_work;
+	int			alloc_error;
 	/* sends its Connect command (nvme_rdma_start_io_queues()) */
 	struct work_struct	start_work;
 	int			start_error;

@@ -584,9 +584,70 @@ static void nvme_rdma_destroy_queue(struct nvme_rdma_queue *queue)
 }
 
 /*
- * Create a queue's CM ID and start resolving its address: the CM event
- * handler goes on by itself (route, IB resources, connect) and completes
- * cm_done at the end, which nvme_rdma_alloc_queue_end() waits for.
+ * The address resolved: the queue's IB resources, then the route. Called
+ * by the queue's own connecting thread, not the CM handler: rdma_cm
+ * delivers every queue's ADDR_RESOLVED from one ordered workqueue, where
+ * each queue's CQ and QP (firmware commands on an RNIC) would be made one
+ * after another, for all controllers of the host.
+ */
+static int nvme_rdma_addr_resolved(struct nvme_rdma_queue *queue)
+{
+	struct nvme_ctrl *ctrl = &queue->ctrl->ctrl;
+	int ret;
+
+	ret = nvme_rdma_create_queue_ib(queue);
+	if (ret)
+		return ret;
+
+	if (ctrl->opts->tos >= 0)
+		rdma_set_service_type(queue->cm_id, ctrl->opts->tos);
+	/* what the CM handler reports from here on: before it can run */
+	queue->cm_error = -ETIMEDOUT;
+	reinit_completion(&queue->cm_done);
+	ret = rdma_resolve_route(queue->cm_id, NVME_RDMA_CM_TIMEOUT_MS);
+	if (ret)
+		dev_err(ctrl->device, "rdma_resolve_route failed (%d).\n", ret);
+	return ret;
+}
+
+/*
+ * Connect a begun queue: once its address has resolved, its IB resources
+ * and the route, then the CM event handler connects it (ROUTE_RESOLVED,
+ * ESTABLISHED) and completes cm_done again. A failed queue is undone
+ * (rdma_destroy_id() waits for a handler still running), a connected one
+ * marked allocated.
+ */
+static int nvme_rdma_alloc_queue_end(struct nvme_rdma_queue *queue)
+{
+	int ret = nvme_rdma_wait_for_cm(queue);
+
+	if (!ret)
+		ret = nvme_rdma_addr_resolved(queue);
+	if (!ret)
+		ret = nvme_rdma_wait_for_cm(queue);
+	if (ret) {
+		dev_info(queue->ctrl->ctrl.device,
+			 "rdma connection establishment failed (%d)\n", ret);
+		nvme_rdma_destroy_queue(queue);
+		return ret;
+	}
+	set_bit(NVME_RDMA_Q_ALLOCATED, &queue->flags);
+	return 0;
+}
+
+/* connects one begun I/O queue (nvme_rdma_alloc_io_queues()) */
+static void nvme_rdma_alloc_work(struct work_struct *work)
+{
+	struct nvme_rdma_queue *queue =
+		container_of(work, struct nvme_rdma_queue, alloc_work);
+
+	queue->alloc_error = nvme_rdma_alloc_queue_end(queue);
+}
+
+/*
+ * Create a queue's CM ID and start resolving its address; the CM event
+ * handler completes cm_done when it has, or failed to, and
+ * nvme_rdma_alloc_queue_end() goes on from there.
  */
 static int nvme_rdma_alloc_queue_begin(struct nvme_rdma_ctrl *ctrl,
 				       int idx, size_t queue_size)
@@ -605,6 +666,7 @@ static int nvme_rdma_alloc_queue_begin(struct nvme_rdma_ctrl *ctrl,
 	init_completion(&queue->cm_done);
 	init_llist_head(&queue->pending_sends);
 	INIT_WORK(&queue->start_work, nvme_rdma_start_work);
+	INIT_WORK(&queue->alloc_work, nvme_rdma_alloc_work);
 
 	/*
 	 * In-capsule data only on I/O queues, as stock, so that any target
@@ -644,34 +706,15 @@ out_destroy_mutex:
 	return ret;
 }
 
-/*
- * Wait until the CM event handler has connected a begun queue, or failed
- * to; a failed one is undone (rdma_destroy_id() waits for a handler still
- * running), a connected one marked allocated.
- */
-static int nvme_rdma_alloc_queue_end(struct nvme_rdma_queue *queue)
-{
-	int ret = nvme_rdma_wait_for_cm(queue);
-
-	if (ret) {
-		dev_info(queue->ctrl->ctrl.device,
-			 "rdma connection establishment failed (%d)\n", ret);
-		nvme_rdma_destroy_queue(queue);
-		return ret;
-	}
-	set_bit(NVME_RDMA_Q_ALLOCATED, &queue->flags);
-	return 0;
-}
-
 /**
  * nvme_rdma_alloc_queue() - create a queue's CM ID and connect it
  * @ctrl: controller owning the queue
  * @idx: queue index, 0 for the admin queue
  * @queue_size: number of entries in the queue
  *
- * Creates the RDMA CM ID and waits until the CM event handler has resolved
- * the address and route, created the IB resources and established the
- * connection (or failed to).
+ * Creates the RDMA CM ID, its IB resources once the address has resolved,
+ * and waits until the CM event handler has resolved the route and
+ * established the connection (or failed to).
  *
  * Return: 0 on success (the queue is marked allocated), else a negative
  * errno.
@@ -856,21 +899,24 @@ int nvme_rdma_alloc_io_queues(struct nvme_rdma_ctrl *ctrl)
 	}
 
 	/*
-	 * All I/O queues' connections are set up at once: each one's CM
-	 * handler resolves, creates its queue pair and MRs and connects on
-	 * its own, and only the waits are one after another (stock sets up
-	 * one queue after the other). Every begun queue is waited for, also
-	 * after a failure, before any is freed; one failure fails them all.
+	 * All I/O queues' connections are set up at once (stock sets up one
+	 * queue after the other): each queue's address resolution is begun
+	 * here, and the rest -- its CQ and QP, the route, the connection --
+	 * goes on in a work item of its own. Every begun queue is waited for,
+	 * also after a failure, before any is freed; one failure fails them
+	 * all.
 	 */
 	for (i = 1; i < ctrl->ctrl.queue_count; i++) {
 		ret = nvme_rdma_alloc_queue_begin(ctrl, i,
 						  ctrl->ctrl.sqsize + 1);
 		if (ret)
 			break;
+		queue_work(nvme_rdma_start_wq, &ctrl->queues[i].alloc_work);
 	}
 	begun = i;
 	for (i = 1; i < begun; i++) {
-		err = nvme_rdma_alloc_queue_end(&ctrl->queues[i]);
+		flush_work(&ctrl->queues[i].alloc_work);
+		err = ctrl->queues[i].alloc_error;
 		if (err && !ret)
 			ret = err;
 	}
@@ -955,31 +1001,6 @@ static int nvme_rdma_conn_rejected(struct nvme_rdma_queue *queue,
 	return -ECONNRESET;
 }
 
-static int nvme_rdma_addr_resolved(struct nvme_rdma_queue *queue)
-{
-	struct nvme_ctrl *ctrl = &queue->ctrl->ctrl;
-	int ret;
-
-	ret = nvme_rdma_create_queue_ib(queue);
-	if (ret)
-		return ret;
-
-	if (ctrl->opts->tos >= 0)
-		rdma_set_service_type(queue->cm_id, ctrl->opts->tos);
-	ret = rdma_resolve_route(queue->cm_id, NVME_RDMA_CM_TIMEOUT_MS);
-	if (ret) {
-		dev_err(ctrl->device, "rdma_resolve_route failed (%d).\n",
-			queue->cm_error);
-		goto out_destroy_queue;
-	}
-
-	return 0;
-
-out_destroy_queue:
-	nvme_rdma_destroy_queue_ib(queue);
-	return ret;
-}
-
 static int nvme_rdma_route_resolved(struct nvme_rdma_queue *queue)
 {
 	struct nvme_rdma_ctrl *ctrl = queue->ctrl;
@@ -1039,8 +1060,10 @@ static int nvme_rdma_cm_handler(struct rdma_cm_id *cm_id,
 
 	switch (ev->event) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
-		cm_error = nvme_rdma_addr_resolved(queue);
-		break;
+		/* the waiting thread goes on: nvme_rdma_addr_resolved() */
+		queue->cm_error = 0;
+		complete(&queue->cm_done);
+		return 0;
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
 		cm_error = nvme_rdma_route_resolved(queue);
 		break;
