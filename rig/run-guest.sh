@@ -32,6 +32,7 @@
 # backend that really DMAs, for the target to export (tests/backend-dma.sh);
 # its driver is a module no other scenario loads. rig.iommu=off leaves the
 # IOMMU out (make bench BENCH_IOMMU=off: what translation costs).
+# RIG_APPEND adds to the kernel's command line, as in rig/run-pair.sh.
 # Exit status: 0 if the guest reached its end marker, 1 otherwise.
 set -uo pipefail
 
@@ -63,7 +64,7 @@ boot() {
 		qemu-system-x86_64 -machine q35 -accel tcg -cpu max,la57=off,erms=off,fsrm=off -m 2048 \
 		-nographic -no-reboot -nic none -monitor none -serial stdio \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 loglevel=4 $append" \
+		-append "console=ttyS0 panic=-1 loglevel=4 $append ${RIG_APPEND:-}" \
 		"$@" < /dev/null > "$log" 2>&1 &
 	local pid=$! waited=0 rc
 	while kill -0 $pid 2>/dev/null; do

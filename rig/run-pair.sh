@@ -10,7 +10,8 @@
 #   guest boots KERNEL too unless given its own (a pair of mixed kernels).
 #   Each guest has one vCPU and 2 GiB; RIG_PAIR_HOST_SMP=N gives the host
 #   guest N vCPUs, RIG_PAIR_HOST_MEM and RIG_PAIR_TARGET_MEM (MiB) each
-#   guest its memory.
+#   guest its memory. RIG_APPEND adds to both kernels' command lines (to
+#   chase a fault: slub_debug=FZPU, for one).
 #
 # The wire: each guest has a virtio NIC, joined by QEMU's socket netdev in
 # datagram mode over this machine's loopback (a UDP port each, sending to
@@ -73,7 +74,7 @@ guest() {
 		-monitor unix:"$dir/$1.mon",server=on,wait=off \
 		-netdev socket,id=wire,"$3" -device virtio-net-pci,netdev=wire,mac="$2" \
 		-kernel "$5" -initrd "$6" \
-		-append "console=ttyS0 panic=-1 loglevel=4 $append rig.role=$1" \
+		-append "console=ttyS0 panic=-1 loglevel=4 $append ${RIG_APPEND:-} rig.role=$1" \
 		< /dev/null > "$4" 2>&1 &
 	pids+=($!)
 }

@@ -20,7 +20,7 @@ BEGIN {
 { line[NR] = $0 }
 
 function is_trigger(s) {
-	return s ~ TRIGGER && s !~ /RIG-CHECK|RIG-LOG/
+	return s ~ TRIGGER && s !~ /RIG-CHECK|RIG-LOG|RIG-FAIL-KLOG/
 }
 
 # report_end(S) - the last line of the report that starts at line S: its own

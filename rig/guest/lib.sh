@@ -47,8 +47,16 @@ rig_t() { cut -d' ' -f1 /proc/uptime; }
 # rig_since T0 - seconds from uptime T0 (rig_t) to now, one decimal
 rig_since() { echo "$(rig_t) $1" | awk '{ printf "%.1f", $1 - $2 }'; }
 
+# rig_fail TEXT - record a failed check. At a scenario's first, the tasks
+# blocked then and the kernel's log so far go to the console at once (RIG-
+# FAIL-KLOG): a guest that hangs in its teardown never reaches the dump of
+# rig_dump_log, and the console shows only warnings and worse.
 rig_fail() {
 	echo "RIG-CHECK FAIL $*"
+	if [ ! -e $RIG_FAILFILE ]; then
+		echo w > /proc/sysrq-trigger 2> /dev/null
+		dmesg | tail -n 600 | sed 's/^/RIG-FAIL-KLOG /'
+	fi
 	echo "$*" >> $RIG_FAILFILE
 }
 
