@@ -10,9 +10,9 @@
 
 RIG_FAILFILE=/run/rig-failed
 RIG_KMEMLEAK=/sys/kernel/debug/kmemleak
-# 1: a scenario's first failed check prints the blocked tasks and the
-# kernel log (rig_fail); the build machine's tests of these helpers say 0
-RIG_FAIL_DUMP=1
+# where a scenario's first failed check asks the kernel for its blocked
+# tasks (rig_fail); the build machine's tests of these helpers use a file
+RIG_SYSRQ=/proc/sysrq-trigger
 # our host's statistics (Documentation/statistics.md)
 RIG_HOST_STATS=/sys/kernel/debug/nvme_rdma
 KVER=$(uname -r)
@@ -56,8 +56,8 @@ rig_since() { echo "$(rig_t) $1" | awk '{ printf "%.1f", $1 - $2 }'; }
 # rig_dump_log, and the console shows only warnings and worse.
 rig_fail() {
 	echo "RIG-CHECK FAIL $*"
-	if [ "$RIG_FAIL_DUMP" = 1 ] && [ ! -e $RIG_FAILFILE ]; then
-		echo w > /proc/sysrq-trigger 2> /dev/null
+	if [ ! -e $RIG_FAILFILE ]; then
+		echo w > $RIG_SYSRQ 2> /dev/null
 		dmesg | tail -n 600 | sed 's/^/RIG-FAIL-KLOG /'
 	fi
 	echo "$*" >> $RIG_FAILFILE

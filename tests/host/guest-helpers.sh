@@ -19,7 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$root/rig/guest/lib.sh"
 # a failed check here must not ask this machine's kernel for its tasks
-RIG_FAIL_DUMP=0
+RIG_SYSRQ=$tmp/sysrq
 RIG_FIO_OUT=$tmp/fio.out
 mkdir "$tmp/bin"
 PATH=$tmp/bin:$PATH
@@ -77,6 +77,20 @@ expect "\"in use\" for a module that is not there is no refusal" 1 \
 	rig_unload_refused no-such-module
 fake_rmmod 0 ""
 expect "an unload that succeeded is no refusal" 1 rig_unload_refused kernel
+
+# rig_fail: a scenario's first failure asks for the blocked tasks (sysrq
+# w) and prints the kernel log at once (a guest may hang after it); the
+# next failures only record themselves
+RIG_FAILFILE=$tmp/failed-dump
+printf '#!/bin/sh\necho "[ 1.0] task:kworker state:D"\n' > "$tmp/bin/dmesg"
+chmod +x "$tmp/bin/dmesg"
+rig_fail "first" > "$tmp/first"
+rig_fail "second" > "$tmp/second"
+expect "a first failure asks the kernel for its blocked tasks" 0 grep -qx w "$RIG_SYSRQ"
+expect "... and prints its log" 0 grep -qx "RIG-FAIL-KLOG \[ 1.0\] task:kworker state:D" "$tmp/first"
+expect "a second failure prints no log again" 1 grep -q RIG-FAIL-KLOG "$tmp/second"
+expect "... and both are recorded" 0 test "$(cat "$RIG_FAILFILE")" = "$(printf 'first\nsecond')"
+rm "$tmp/bin/dmesg"
 
 # rig_kmemleak_scan: the debug kernel has kmemleak, so a scan that cannot
 # run there fails (a leak would go unseen); Debian's kernels have none
