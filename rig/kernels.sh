@@ -3,7 +3,9 @@
 # [KVER] to set KVER, KDIR, VMLINUZ, MODROOT and SLOWDOWN for it.
 #   stock   a Debian kernel: KVER, default the newest installed with headers
 #   debug   the same linux-source with KUnit, KASAN, lockdep, rxe and siw
-#           (built once by scripts/debug-kernel.sh, cached outside the repo)
+#           (built once by scripts/debug-kernel.sh, cached outside the repo);
+#           RIG_DEBUG_SERIES picks the source (default 6.1; 6.12 for a
+#           targeted run, a cold build of 20-30 minutes)
 
 rig_kernel() {
 	case $1 in
@@ -16,7 +18,7 @@ rig_kernel() {
 		;;
 	debug)
 		local dk
-		dk=$("$NVMEOF_ROOT/scripts/debug-kernel.sh") || return 1
+		dk=$("$NVMEOF_ROOT/scripts/debug-kernel.sh" "${RIG_DEBUG_SERIES:-6.1}") || return 1
 		KDIR=$dk/build
 		KVER=$(cat "$KDIR/include/config/kernel.release")
 		VMLINUZ=$dk/bzImage
