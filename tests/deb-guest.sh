@@ -10,7 +10,7 @@
 # through both; apt-get remove brings the in-tree modules back, loaded by
 # the same modprobe and autoload. (tests/host/deb-roundtrip.sh checks the
 # same package on the build machine for every Debian kernel, without
-# loading anything.) Under TCG, DKMS's build in the guest takes 8-10
+# loading anything.) Under TCG, DKMS's build in the guest takes 9-11
 # minutes: it runs on the oldest Debian kernel alone (Debian 12's own);
 # deb-roundtrip builds the package for the others.
 # rig: pairs=ours/ours kernels=oldest rdma=rxe hostroot=yes timeout=900
