@@ -5,7 +5,7 @@
 #   debug   the same linux-source with KUnit, KASAN, lockdep, rxe and siw
 #           (built once by scripts/debug-kernel.sh, cached outside the repo);
 #           RIG_DEBUG_SERIES picks the source (default 6.1; 6.12 for a
-#           targeted run, a cold build of 20-30 minutes)
+#           targeted run: a cold build longer than 6.1's, not timed alone)
 
 rig_kernel() {
 	case $1 in
