@@ -32,7 +32,7 @@ if [ -e "$out/.done" ]; then
 	exit 0
 fi
 
-log "building debug kernel $version ($key) into $out; a cold build takes about 15 minutes on 2 cores"
+log "building debug kernel $version ($key) into $out; a cold build takes about 15-20 minutes on 2 cores"
 rm -rf "$out"
 mkdir -p "$out/build"
 start=$(date +%s)
