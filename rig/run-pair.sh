@@ -64,7 +64,9 @@ for x in s: x.bind(("127.0.0.1", 0))
 print(*(x.getsockname()[1] for x in s))')
 
 # guest ROLE MAC NETDEV CONSOLE KERNEL INITRD VCPUS MIB - one side, in the
-# background
+# background. Warnings reach the console as they happen (loglevel=5): a
+# guest that dies before it dumps its log still shows what it warned of
+# first.
 guest() {
 	timeout --foreground -k 10 "$tmo" \
 		qemu-system-x86_64 -machine q35 -accel tcg -cpu max,la57=off,erms=off,fsrm=off -m "$8" \
@@ -74,7 +76,7 @@ guest() {
 		-monitor unix:"$dir/$1.mon",server=on,wait=off \
 		-netdev socket,id=wire,"$3" -device virtio-net-pci,netdev=wire,mac="$2" \
 		-kernel "$5" -initrd "$6" \
-		-append "console=ttyS0 panic=-1 loglevel=4 $append ${RIG_APPEND:-} rig.role=$1" \
+		-append "console=ttyS0 panic=-1 loglevel=5 $append ${RIG_APPEND:-} rig.role=$1" \
 		< /dev/null > "$4" 2>&1 &
 	pids+=($!)
 }
