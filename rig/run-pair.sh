@@ -31,9 +31,12 @@
 # when the host guest has ended, the target guest is told "end" and ends
 # too.
 # A wire that dies (see below) gets one more attempt, the first's consoles
-# kept as LOG.died and LOG.target.died. A guest that has not reached /init
-# within RIG_BOOT_TIMEOUT seconds (default 180, as rig/run-guest.sh) is
-# stuck in its kernel's boot, before anything under test ran (a debug
+# kept as LOG.died and LOG.target.died; so does a guest that died of the
+# emulator (rig/emulator-fault.sh: a CPU state no x86-64 CPU can hold),
+# the first's consoles kept as LOG.emufault and LOG.target.emufault, the
+# second's log saying so in a RIG-PAIR line. A guest that has not reached
+# /init within RIG_BOOT_TIMEOUT seconds (default 180, as rig/run-guest.sh)
+# is stuck in its kernel's boot, before anything under test ran (a debug
 # kernel under TCG, now and then): both guests are stopped and the pair
 # booted again, three boots at most, the consoles of the boots given up
 # kept as LOG.hangN and LOG.target.hangN.
@@ -45,6 +48,8 @@ t_kernel=${6:-$kernel} t_initrd=${7:-$initrd}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rig-pair.XXXXXX") || exit 1
 pids=()
 trap 'kill "${pids[@]}" 2> /dev/null; rm -rf "$dir"' EXIT
+[ -z "${RIG_PAIR_EMULATOR_FAULT:-}" ] ||
+	echo "RIG-PAIR again after an emulator fault (consoles: $log.emufault, $log.target.emufault): $RIG_PAIR_EMULATOR_FAULT" > "$log.pair"
 
 # The wire's UDP sockets take the machine's net.core.rmem_default as their
 # receive buffer; at Debian's 208 KiB a busy TCG guest's QEMU that falls
@@ -66,7 +71,7 @@ print(*(x.getsockname()[1] for x in s))')
 # guest ROLE MAC NETDEV CONSOLE KERNEL INITRD VCPUS MIB - one side, in the
 # background. Warnings reach the console as they happen (loglevel=5): a
 # guest that dies before it dumps its log still shows what it warned of
-# first.
+# first (rig/emulator-fault.sh needs the first report).
 guest() {
 	timeout --foreground -k 10 "$tmo" \
 		qemu-system-x86_64 -machine q35 -accel tcg -cpu max,la57=off,erms=off,fsrm=off -m "$8" \
@@ -205,6 +210,20 @@ printf 'end\n' >&7
 exec 7>&-
 wait "${pids[0]}"
 [ -e "$log.pair" ] && cat "$log.pair" >> "$log"
+# a guest that died of the emulator (rig/emulator-fault.sh): once more, the
+# first attempt's consoles kept aside; the second attempt's log says so
+if [ -z "${RIG_PAIR_EMULATOR_FAULT:-}" ] &&
+   emu=$("$(dirname "$0")/emulator-fault.sh" "$log" "$log.target"); then
+	mv "$log" "$log.emufault"
+	mv "$log.target" "$log.target.emufault"
+	rm -f "$log.pair"
+	kill "${pids[@]}" 2> /dev/null
+	rm -rf "$dir"
+	side=host
+	[[ $emu == "$log.target: "* ]] && side=target
+	echo "[nvmeof-rdma] the $side guest of the pair died of the emulator, running the pair again (consoles: $log.emufault, $log.target.emufault)" >&2
+	RIG_PAIR_EMULATOR_FAULT="$side guest: ${emu#*: }" exec "$0" "$@"
+fi
 # a dead wire: once more, the first attempt's consoles kept aside
 if grep -q '^RIG-PAIR .* the wire died' "$log" && [ -z "${RIG_PAIR_AGAIN:-}" ]; then
 	mv "$log" "$log.died"
