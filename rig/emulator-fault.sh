@@ -11,10 +11,10 @@
 #
 # A CPU pushes RFLAGS with bit 1 set and bits 3, 5, 15 and 22-63 clear, and
 # in long mode never with VM (bit 17); nothing a guest runs puts another
-# value in the frame. QEMU 7.2's TCG did (issue 19): the low half of a
-# pointer in a general register, ORed with 0x202. Only the first report
-# counts: a guest that reported anything before (a WARN taints the kernel
-# with W, printed or not) may have died of that.
+# value in the frame. QEMU 7.2's TCG did (issue 19, its CMPXCHG16B): the
+# low half of a pointer in a general register, ORed with 0x202. Only the
+# first report counts: a guest that reported anything before (a WARN
+# taints the kernel with W, printed or not) may have died of that.
 set -uo pipefail
 
 impossible=$(( 0xffffffffffc28028 ))

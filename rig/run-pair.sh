@@ -71,10 +71,17 @@ print(*(x.getsockname()[1] for x in s))')
 # guest ROLE MAC NETDEV CONSOLE KERNEL INITRD VCPUS MIB - one side, in the
 # background. Warnings reach the console as they happen (loglevel=5): a
 # guest that dies before it dumps its log still shows what it warned of
-# first (rig/emulator-fault.sh needs the first report).
+# first (rig/emulator-fault.sh needs the first report). The CPU is
+# run-guest.sh's without CMPXCHG16B (cx16=off): QEMU 7.2's TCG computes
+# that instruction's flags with a stale condition-code op (its helper
+# reads the op the translator has not stored yet), so a pointer can land
+# in EFLAGS, with TF, DF and NT; Debian's 6.12 takes every per-CPU slab
+# allocation through one and branches on its ZF, and its guests died of
+# it on the wire (issue 19). Without CX16 the kernel uses its fallback
+# (this_cpu_cmpxchg16b_emu, a locked slab path).
 guest() {
 	timeout --foreground -k 10 "$tmo" \
-		qemu-system-x86_64 -machine q35 -accel tcg -cpu max,la57=off,erms=off,fsrm=off -m "$8" \
+		qemu-system-x86_64 -machine q35 -accel tcg -cpu max,la57=off,erms=off,fsrm=off,cx16=off -m "$8" \
 		-smp "$7" -nographic -no-reboot -nic none -serial stdio \
 		-chardev socket,id=ctl,path="$dir/$1.ctl",server=on,wait=off \
 		-device isa-serial,chardev=ctl \
