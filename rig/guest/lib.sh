@@ -13,6 +13,8 @@ RIG_KMEMLEAK=/sys/kernel/debug/kmemleak
 # where a scenario's first failed check asks the kernel for its blocked
 # tasks (rig_fail); the build machine's tests of these helpers use a file
 RIG_SYSRQ=/proc/sysrq-trigger
+# whose tasks' kernel stacks a first failed check prints (rig_fail_stacks)
+RIG_PROC=/proc
 # our host's statistics (Documentation/statistics.md)
 RIG_HOST_STATS=/sys/kernel/debug/nvme_rdma
 KVER=$(uname -r)
@@ -50,14 +52,30 @@ rig_t() { cut -d' ' -f1 /proc/uptime; }
 # rig_since T0 - seconds from uptime T0 (rig_t) to now, one decimal
 rig_since() { echo "$(rig_t) $1" | awk '{ printf "%.1f", $1 - $2 }'; }
 
+# rig_fail_stacks - the kernel stack of every task in NVMe or RDMA code,
+# whatever its state, a RIG-FAIL-STACK line each: sysrq w shows only the
+# blocked ones, and a reconnect waiting for the RDMA CM sleeps
+# interruptibly (issue 19: a host that never reconnected)
+rig_fail_stacks() {
+	local d s
+	for d in "$RIG_PROC"/[0-9]*; do
+		s=$(cat "$d/stack" 2> /dev/null) || continue
+		printf '%s\n' "$s" | grep -qE 'nvme|rdma|ib_|iw_' || continue
+		echo "RIG-FAIL-STACK ${d##*/} $(cat "$d/comm" 2> /dev/null):" \
+			"$(printf '%s\n' "$s" | awk '{ print $2 }' | paste -sd' ')"
+	done
+}
+
 # rig_fail TEXT - record a failed check. At a scenario's first, the tasks
-# blocked then and the kernel's log so far go to the console at once (RIG-
-# FAIL-KLOG): a guest that hangs in its teardown never reaches the dump of
-# rig_dump_log, and the console shows only warnings and worse.
+# blocked then, the stacks of those in NVMe or RDMA code and the kernel's
+# log so far go to the console at once (RIG-FAIL-KLOG): a guest that hangs
+# in its teardown never reaches the dump of rig_dump_log, and the console
+# shows only errors and worse (warnings and worse on a wire).
 rig_fail() {
 	echo "RIG-CHECK FAIL $*"
 	if [ ! -e $RIG_FAILFILE ]; then
 		echo w > $RIG_SYSRQ 2> /dev/null
+		rig_fail_stacks
 		dmesg | tail -n 600 | sed 's/^/RIG-FAIL-KLOG /'
 	fi
 	echo "$*" >> $RIG_FAILFILE

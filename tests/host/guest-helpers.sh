@@ -20,6 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$root/rig/guest/lib.sh"
 # a failed check here must not ask this machine's kernel for its tasks
 RIG_SYSRQ=$tmp/sysrq
+RIG_PROC=$tmp/proc
 RIG_FIO_OUT=$tmp/fio.out
 mkdir "$tmp/bin"
 PATH=$tmp/bin:$PATH
@@ -79,14 +80,27 @@ fake_rmmod 0 ""
 expect "an unload that succeeded is no refusal" 1 rig_unload_refused kernel
 
 # rig_fail: a scenario's first failure asks for the blocked tasks (sysrq
-# w) and prints the kernel log at once (a guest may hang after it); the
-# next failures only record themselves
+# w), prints the stacks of the tasks in NVMe or RDMA code, sleeping or not,
+# and the kernel log at once (a guest may hang after it); the next failures
+# only record themselves. /proc here: a reconnect waiting for the CM, a
+# shell, a task whose stack cannot be read.
 RIG_FAILFILE=$tmp/failed-dump
 printf '#!/bin/sh\necho "[ 1.0] task:kworker state:D"\n' > "$tmp/bin/dmesg"
 chmod +x "$tmp/bin/dmesg"
+mkdir -p "$tmp/proc/25" "$tmp/proc/1" "$tmp/proc/7"
+printf '[<0>] nvme_rdma_wait_for_cm+0x4a/0x80 [nvme_rdma]\n[<0>] nvme_rdma_reconnect_ctrl_work+0x3c/0xd0 [nvme_rdma]\n[<0>] process_one_work+0x190/0x3a0\n' \
+	> "$tmp/proc/25/stack"
+echo kworker/u4:1 > "$tmp/proc/25/comm"
+printf '[<0>] do_wait+0x5d/0xf0\n[<0>] kernel_wait4+0xaf/0x150\n' > "$tmp/proc/1/stack"
+echo sh > "$tmp/proc/1/comm"
+echo rdma_cm > "$tmp/proc/7/comm"
 rig_fail "first" > "$tmp/first"
 rig_fail "second" > "$tmp/second"
 expect "a first failure asks the kernel for its blocked tasks" 0 grep -qx w "$RIG_SYSRQ"
+expect "... prints the stack of a task sleeping in NVMe/RDMA code" 0 grep -qx \
+	"RIG-FAIL-STACK 25 kworker/u4:1: nvme_rdma_wait_for_cm+0x4a/0x80 nvme_rdma_reconnect_ctrl_work+0x3c/0xd0 process_one_work+0x190/0x3a0" \
+	"$tmp/first"
+expect "... and no other task's" 0 test "$(grep -c RIG-FAIL-STACK "$tmp/first")" = 1
 expect "... and prints its log" 0 grep -qx "RIG-FAIL-KLOG \[ 1.0\] task:kworker state:D" "$tmp/first"
 expect "a second failure prints no log again" 1 grep -q RIG-FAIL-KLOG "$tmp/second"
 expect "... and both are recorded" 0 test "$(cat "$RIG_FAILFILE")" = "$(printf 'first\nsecond')"
