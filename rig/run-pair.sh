@@ -217,15 +217,20 @@ printf 'end\n' >&7
 exec 7>&-
 wait "${pids[0]}"
 [ -e "$log.pair" ] && cat "$log.pair" >> "$log"
+# set_aside SUFFIX - keep this attempt's consoles as LOG.SUFFIX and
+# LOG.target.SUFFIX and clear up, before the pair is run again (exec)
+set_aside() {
+	mv "$log" "$log.$1"
+	mv "$log.target" "$log.target.$1"
+	rm -f "$log.pair"
+	kill "${pids[@]}" 2> /dev/null
+	rm -rf "$dir"
+}
 # a guest that died of the emulator (rig/emulator-fault.sh): once more, the
 # first attempt's consoles kept aside; the second attempt's log says so
 if [ -z "${RIG_PAIR_EMULATOR_FAULT:-}" ] &&
    emu=$("$(dirname "$0")/emulator-fault.sh" "$log" "$log.target"); then
-	mv "$log" "$log.emufault"
-	mv "$log.target" "$log.target.emufault"
-	rm -f "$log.pair"
-	kill "${pids[@]}" 2> /dev/null
-	rm -rf "$dir"
+	set_aside emufault
 	side=host
 	[[ $emu == "$log.target: "* ]] && side=target
 	echo "[nvmeof-rdma] the $side guest of the pair died of the emulator, running the pair again (consoles: $log.emufault, $log.target.emufault)" >&2
@@ -233,21 +238,13 @@ if [ -z "${RIG_PAIR_EMULATOR_FAULT:-}" ] &&
 fi
 # a dead wire: once more, the first attempt's consoles kept aside
 if grep -q '^RIG-PAIR .* the wire died' "$log" && [ -z "${RIG_PAIR_AGAIN:-}" ]; then
-	mv "$log" "$log.died"
-	mv "$log.target" "$log.target.died"
-	rm -f "$log.pair"
-	kill "${pids[@]}" 2> /dev/null
-	rm -rf "$dir"
+	set_aside died
 	RIG_PAIR_AGAIN=1 exec "$0" "$@"
 fi
 # a boot stuck in a kernel: again, twice at most
 boots=${RIG_PAIR_BOOTS:-1}
 if grep -q '^RIG-PAIR boot hang' "$log" && [ "$boots" -lt 3 ]; then
-	mv "$log" "$log.hang$boots"
-	mv "$log.target" "$log.target.hang$boots"
-	rm -f "$log.pair"
-	kill "${pids[@]}" 2> /dev/null
-	rm -rf "$dir"
+	set_aside "hang$boots"
 	echo "[nvmeof-rdma] a guest of the pair did not reach /init, booting the pair again (console: $log.hang$boots)" >&2
 	RIG_PAIR_BOOTS=$((boots + 1)) exec "$0" "$@"
 fi
