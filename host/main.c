@@ -17,6 +17,17 @@ MODULE_PARM_DESC(register_always,
 		 "Use memory registration even for contiguous memory regions");
 
 /*
+ * How long a queue's connect waits for each answer of the RDMA CM
+ * (nvme_rdma_wait_for_cm()): above the 74 s (6.12) or 98 s (6.1) after
+ * which the CM gives up a connect request nobody answers on RoCE. 0 waits
+ * for the CM alone, as stock does.
+ */
+unsigned int nvme_rdma_cm_wait_s = 120;
+module_param_named(cm_wait_s, nvme_rdma_cm_wait_s, uint, 0644);
+MODULE_PARM_DESC(cm_wait_s,
+		 "Seconds a queue's connect waits for an answer of the RDMA CM before it gives the attempt up (0: no bound, as stock; default 120)");
+
+/*
  * Where the I/O queues' Connect commands wait (nvme_rdma_start_io_queues()):
  * flushed from nvme-core's reset and reconnect work, which reclaims memory,
  * so it has a rescuer too.

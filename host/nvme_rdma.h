@@ -312,6 +312,7 @@ static inline void nvme_rdma_error_recovery(struct nvme_rdma_ctrl *ctrl,
 
 /* main.c: module parameters, the queues' Connect workqueue */
 extern bool nvme_rdma_register_always;
+extern unsigned int nvme_rdma_cm_wait_s;
 extern struct workqueue_struct *nvme_rdma_start_wq;
 
 /* stats.c: the statistics under debugfs */

@@ -211,13 +211,36 @@ static void nvme_rdma_qp_event(struct ib_event *event, void *context)
 	}
 }
 
-static int nvme_rdma_wait_for_cm(struct nvme_rdma_queue *queue)
+/*
+ * Wait for the CM handler's next answer, @what the step it ends. The CM
+ * ends every step by itself (errors at NVME_RDMA_CM_TIMEOUT_MS, UNREACHABLE
+ * after the connect request's retries); the bound, above those, ends a
+ * wait the CM keeps far longer -- a target that asked for more time (an
+ * MRA) and then says nothing: 17 minutes -- or for good: a connect request
+ * whose send the device flushed leaves the CM no timer. It holds the
+ * reconnect work, and a disconnect behind it. The caller then destroys the
+ * CM ID, after which no handler runs.
+ */
+static int nvme_rdma_wait_for_cm(struct nvme_rdma_queue *queue,
+				 const char *what)
 {
-	int ret;
+	unsigned int wait_s = READ_ONCE(nvme_rdma_cm_wait_s);
+	unsigned long bound = (unsigned long)wait_s * HZ;
+	long ret;
 
-	ret = wait_for_completion_interruptible(&queue->cm_done);
-	if (ret)
+	if (!wait_s)
+		ret = wait_for_completion_interruptible(&queue->cm_done);
+	else
+		ret = wait_for_completion_interruptible_timeout(&queue->cm_done,
+								bound);
+	if (ret < 0)
 		return ret;
+	if (wait_s && !ret) {
+		dev_warn(queue->ctrl->ctrl.device,
+			 "queue %d: no answer from the RDMA CM (%s) in %u s: giving the connection attempt up\n",
+			 nvme_rdma_queue_idx(queue), what, wait_s);
+		return -ETIMEDOUT;
+	}
 	WARN_ON_ONCE(queue->cm_error > 0);
 	return queue->cm_error;
 }
@@ -619,12 +642,12 @@ static int nvme_rdma_addr_resolved(struct nvme_rdma_queue *queue)
  */
 static int nvme_rdma_alloc_queue_end(struct nvme_rdma_queue *queue)
 {
-	int ret = nvme_rdma_wait_for_cm(queue);
+	int ret = nvme_rdma_wait_for_cm(queue, "address resolution");
 
 	if (!ret)
 		ret = nvme_rdma_addr_resolved(queue);
 	if (!ret)
-		ret = nvme_rdma_wait_for_cm(queue);
+		ret = nvme_rdma_wait_for_cm(queue, "route and accept");
 	if (ret) {
 		dev_info(queue->ctrl->ctrl.device,
 			 "rdma connection establishment failed (%d)\n", ret);

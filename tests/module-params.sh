@@ -2,7 +2,8 @@
 # module-params: every module parameter of ours, set when the module loads
 # and read back from sysfs, in a run that verifies data at a real queue
 # depth (QD 128 from two jobs, in-capsule 16 KiB writes, 128 KiB transfers
-# over RDMA READ/WRITE): the host's register_always off and on, the
+# over RDMA READ/WRITE): the host's register_always off and on and its
+# cm_wait_s (what it bounds: hostile-target's cm-silent case), the
 # target's unsignalled_responses and premap_data off, cached_pages 0 and 1,
 # use_srq with the smallest srq_size (256, shared by every queue), max_mdts
 # 5 (128 KiB: Identify, the host's split, refusals beyond it; 9 refused at
@@ -119,7 +120,7 @@ with_params() {
 }
 
 with_params "register_always=N" ""
-with_params "register_always=Y" "unsignalled_responses=N premap_data=N"
+with_params "register_always=Y cm_wait_s=30" "unsignalled_responses=N premap_data=N"
 with_params "" "cached_pages=0"
 with_params "" "cached_pages=1"
 with_params "" "use_srq=Y srq_size=256"

@@ -20,6 +20,9 @@
  *                Invalidate of that same rkey again
  *   good         answered correctly (the control case: the host's next
  *                command then times out unanswered)
+ * The RDMA CM connect request of the admin queue:
+ *   cm-silent    neither accepted nor rejected (the kernel's CM asks the
+ *                host for more time: an MRA); the host's REJ ends it
  * The RDMA CM accept of the admin queue (private data):
  *   rep-short    2 bytes (on IB/RoCE the CM pads it: CRQSIZE reads 0)
  *   rep-recfmt   record format 1
@@ -204,6 +207,12 @@ static void accept_queue(struct rdma_cm_event *ev)
 	q->id = ev->id;
 	q->id->context = q;
 	q->qid = le16toh(req->qid);
+	if (is("cm-silent")) {
+		printf("SILENT connect request: qid %u, neither accepted nor rejected\n",
+		       q->qid);
+		mark_done();
+		return;
+	}
 	printf("connect request: qid %u hsqsize %u hrqsize %u\n", q->qid,
 	       hsqsize, le16toh(req->hrqsize));
 	q->pd = ibv_alloc_pd(q->id->verbs);
