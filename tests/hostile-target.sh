@@ -5,7 +5,7 @@
 #   bytes, twice, or (for the next command) a SEND with Invalidate of a key
 #   that command does not hold;
 # - the RDMA CM connect request never answered: the host gives it up after
-#   cm_wait_s;
+#   cm_wait_s, and its REJ ends the request (the tool's late accept fails);
 # - the RDMA CM accept with a short private data (on rxe: CRQSIZE 0) or
 #   record format 1 (refused); CRQSIZE below the host's queue (warned and
 #   taken: it works, waiting on RNR retries) or deeper than asked (legal);
@@ -125,17 +125,25 @@ rig_check "setup bound: the lost command failed after 2 x 2 s, not 60 s (connect
 rig_check "setup bound: it timed out" has_msg $((n + 1)) "I/O [0-9]* QID 0 timeout"
 echo 5 > /sys/module/nvme_core/parameters/admin_timeout
 # the RDMA CM connect request never answered: the kernel's CM asks the
-# host for more time (MRA), and the CM alone would then wait many minutes;
+# host for more time (an MRA), and the CM alone would then wait 17 minutes;
 # the host gives the attempt up after cm_wait_s (120 s; 10 s here), says
-# so, and its REJ ends the request on the tool's side
+# so, and its REJ ends the request: the tool's late accept is refused
 rig_check "cm_wait_s is 120 s by default" \
 	test "$(cat /sys/module/nvme_rdma/parameters/cm_wait_s)" = 120
 echo 10 > /sys/module/nvme_rdma/parameters/cm_wait_s
+start_tool cm-silent
 t0=$(rig_t)
-hostile cm-silent "queue 0: no answer from the RDMA CM (route and accept) in 10 s: giving the connection attempt up" 0 0
+rig_check "cm-silent: nvme connect fails" \
+	sh -c "! nvme connect -t rdma -a $RIG_IP4 -s 4430 -n $RIG_NQN"
 t=$(rig_since "$t0")
+rig_check "cm-silent: no controller left" rig_wait 10 rig_no_controllers
 rig_check "cm-silent: the attempt ended by the 10 s bound (it took $t s)" \
-	awk -v t="$t" 'BEGIN { exit !(t >= 10 && t < 40) }'
+	awk -v t="$t" 'BEGIN { exit !(t >= 10 && t < 30) }'
+rig_check "cm-silent: host says: no answer from the RDMA CM in 10 s" has_msg $((n + 1)) \
+	"queue 0: no answer from the RDMA CM (route and accept) in 10 s: giving the connection attempt up"
+end_tool cm-silent 0
+rig_check "cm-silent: the tool's late accept was refused" \
+	grep -q '^late accept refused' "$out"
 echo 120 > /sys/module/nvme_rdma/parameters/cm_wait_s
 # the RDMA CM accept
 hostile rep-short "QID 0: controller receive queue size (CRQSIZE) 0 takes no command: refusing the connection" 0 0

@@ -22,7 +22,11 @@
  *                command then times out unanswered)
  * The RDMA CM connect request of the admin queue:
  *   cm-silent    neither accepted nor rejected (the kernel's CM asks the
- *                host for more time: an MRA); the host's REJ ends it
+ *                host for more time: an MRA); 20 s later accepted all the
+ *                same, which the CM must refuse: the host, gone after its
+ *                10 s bound, ended the request with a REJ (which rdma_cm
+ *                does not pass to a listener in user space before it
+ *                accepts). Exit status 0 when refused, 1 when not
  * The RDMA CM accept of the admin queue (private data):
  *   rep-short    2 bytes (on IB/RoCE the CM pads it: CRQSIZE reads 0)
  *   rep-recfmt   record format 1
@@ -598,6 +602,24 @@ static double since(const struct timespec *t)
 	return now.tv_sec - t->tv_sec + (now.tv_nsec - t->tv_nsec) / 1e9;
 }
 
+/*
+ * cm-silent: accept the unanswered request late; the CM refuses when the
+ * host ended it (its REJ put the request's state back to idle)
+ */
+static int late_accept(struct queue *q)
+{
+	struct rdma_conn_param param = { .responder_resources = 1,
+					 .initiator_depth = 1 };
+
+	if (!rdma_accept(q->id, &param)) {
+		printf("FAIL a late accept went through: the host left its request open\n");
+		return 1;
+	}
+	printf("late accept refused (%s): the host ended its request\n",
+	       strerror(errno));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct timespec tick = { 0, 10 * 1000 * 1000 };
@@ -669,6 +691,8 @@ int main(int argc, char **argv)
 			if (!queues[i].gone)
 				gone = 0;
 		}
+		if (is("cm-silent") && done && since(&done_at) > 20)
+			return late_accept(&queues[0]);
 		if (gone && done) {
 			printf("host went away\n");
 			return 0;
