@@ -695,11 +695,14 @@ rig_wire() {
 }
 
 # rig_wire_serve - the target side of a fault scenario that needs no more:
-# a 64 MiB ramdisk exported on the wire, served until the host guest ended
+# a 256 MiB ramdisk exported on the wire, served until the host guest ended.
+# Its size is for rig_fs_start's writer, beyond fio's first 16 MiB: with 64
+# MiB its 32 MiB ext4 was full after 393 files (link-flap's 110 s, ours and
+# stock alike, on a machine a little faster), and the next write failed.
 rig_wire_serve() {
 	local dev
 	rig_load_target
-	dev=$(rig_backing ram 64)
+	dev=$(rig_backing ram 256)
 	rig_must "brd backing device" test -b "$dev"
 	rig_must "export $dev on $RIG_WIRE_TARGET:4420" rig_export "$dev" 1 $RIG_WIRE_TARGET
 	RIG_WIRE_DEV=$dev
