@@ -225,17 +225,14 @@ static int nvme_rdma_wait_for_cm(struct nvme_rdma_queue *queue,
 				 const char *what)
 {
 	unsigned int wait_s = READ_ONCE(nvme_rdma_cm_wait_s);
-	unsigned long bound = (unsigned long)wait_s * HZ;
+	unsigned long bound = wait_s ? (unsigned long)wait_s * HZ :
+			      MAX_SCHEDULE_TIMEOUT;
 	long ret;
 
-	if (!wait_s)
-		ret = wait_for_completion_interruptible(&queue->cm_done);
-	else
-		ret = wait_for_completion_interruptible_timeout(&queue->cm_done,
-								bound);
+	ret = wait_for_completion_interruptible_timeout(&queue->cm_done, bound);
 	if (ret < 0)
 		return ret;
-	if (wait_s && !ret) {
+	if (!ret) {
 		dev_warn(queue->ctrl->ctrl.device,
 			 "queue %d: no answer from the RDMA CM (%s) in %u s: giving the connection attempt up\n",
 			 nvme_rdma_queue_idx(queue), what, wait_s);
