@@ -89,6 +89,33 @@ rig_pair_verdict() {
 	if [ -z "$why" ]; then echo PASS; else echo "FAIL $why"; fi
 }
 
+# rig_stock_pair_verdict LOG - the verdict of a fault scenario run stock
+# host against stock target: stock is the reference the table of make
+# faults sets ours beside, so where stock breaks (a check failed, a splat,
+# a guest that hung) the run does not fail and the verdict says how:
+# "STOCK-FAILS why". The rig's own failures still fail ("FAIL why"): a
+# guest that never began the scenario, a connect or other rig_must step
+# that failed (RIG-MUST-FAIL), the wire or the emulator dying, a boot hang.
+rig_stock_pair_verdict() {
+	local log=$1 v
+	v=$(rig_pair_verdict "$log")
+	if [ "$v" = PASS ]; then
+		echo PASS
+	elif ! grep -q '^RIG-SCENARIO-BEGIN ' "$log" ||
+	     ! grep -q '^RIG-SCENARIO-BEGIN ' "$log.target"; then
+		echo "$v"
+	elif grep -q '^RIG-MUST-FAIL ' "$log" "$log.target"; then
+		echo "$v (a step of the rig's own failed: $(grep -h -m1 '^RIG-MUST-FAIL ' \
+			"$log" "$log.target" | head -1 | cut -d' ' -f2-))"
+	elif grep -q '^RIG-PAIR .*\(the wire died\|boot hang\)' "$log"; then
+		echo "$v (the rig's wire or boot failed)"
+	elif "$NVMEOF_ROOT/rig/emulator-fault.sh" "$log" "$log.target" > /dev/null; then
+		echo "$v (the emulator failed)"
+	else
+		echo "STOCK-FAILS ${v#FAIL }"
+	fi
+}
+
 # rig_figures LOG - what a fault scenario measured (its RIG-FIGURE lines,
 # host side), joined by "; "
 rig_figures() {

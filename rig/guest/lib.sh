@@ -101,9 +101,13 @@ rig_check() {
 	return $rc
 }
 
-# rig_must DESC CMD... - run CMD; stop the scenario if it fails.
+# rig_must DESC CMD... - run CMD; stop the scenario if it fails. For the
+# rig's own steps (a connect, a link cut): their failure is the rig's, on
+# stock as on ours (RIG-MUST-FAIL, rig_stock_pair_verdict).
 rig_must() {
-	rig_check "$@" || exit 1
+	rig_check "$@" && return
+	echo "RIG-MUST-FAIL $1"
+	exit 1
 }
 
 # rig_run_test FILE [AFTER] - run one scenario in a subshell, then the

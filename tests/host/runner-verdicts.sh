@@ -7,7 +7,9 @@
 # test, a KUnit suite that reported nothing, a -t that matches nothing, a
 # Debian kernel without its headers or image, a KUnit build without a
 # module, the style gates on a file that breaks them, a fault scenario
-# whose target guest failed, a KUnit case that skipped itself; a guest
+# whose target guest failed, a stock pair failed by the rig (a failed
+# rig_must step, a dead wire or emulator, a guest that never began), a
+# KUnit case that skipped itself; a guest
 # that asks for a fresh boot after lockdep switched itself off must get it,
 # a pair of guests stuck before /init must be booted again and then fail;
 # and tests/run itself (on a copy of the tree) must run the style gates.
@@ -69,6 +71,43 @@ case_ "two guests: a failed target side fails" "$([[ $v == "FAIL target guest: s
 rm "$tmp/pair.log.target"
 v=$(rig_pair_verdict "$tmp/pair.log" 2> /dev/null)
 case_ "two guests: a target side with no console fails" "$([[ $v == "FAIL target guest: "* ]]; echo $?)" "$v"
+
+# a stock host against a stock target is the reference: where stock itself
+# breaks after the rig did its part the run does not fail, and says how;
+# the rig's own failures fail on stock too
+stock_pair() {	# stock_pair [HOST-LINE...] - host console, the target's passed
+	scenario 1 "$@" > "$tmp/stock.log"
+	scenario 1 > "$tmp/stock.log.target"
+}
+stock_pair
+v=$(rig_stock_pair_verdict "$tmp/stock.log" 2> /dev/null)
+case_ "stock pair: both sides passed passes" "$([ "$v" = PASS ]; echo $?)" "$v"
+scenario 1 "RIG-CHECK FAIL fio verified every block (exit 1)" |
+	sed 's/^RIG-RESULT PASS .*/RIG-RESULT FAIL synthetic: fio verified every block (exit 1)/' > "$tmp/stock.log"
+v=$(rig_stock_pair_verdict "$tmp/stock.log" 2> /dev/null)
+case_ "stock pair: stock's failed check is stock's, said" \
+	"$([[ $v == "STOCK-FAILS host guest: synthetic: fio verified every block (exit 1)" ]]; echo $?)" "$v"
+sed -i '/^RIG-RESULT\|^RIG-DMESG\|^\[\|^RIG-SCENARIO-END\|^RIG-END/d' "$tmp/stock.log"
+v=$(rig_stock_pair_verdict "$tmp/stock.log" 2> /dev/null)
+case_ "stock pair: stock hung after the connect: stock's, said" \
+	"$([[ $v == "STOCK-FAILS host guest: guest did not finish" ]]; echo $?)" "$v"
+scenario 1 "RIG-CHECK FAIL connect to the target guest (exit 1)" "RIG-MUST-FAIL connect to the target guest" |
+	sed 's/^RIG-RESULT PASS .*/RIG-RESULT FAIL synthetic: connect to the target guest (exit 1)/' > "$tmp/stock.log"
+v=$(rig_stock_pair_verdict "$tmp/stock.log" 2> /dev/null)
+case_ "stock pair: a rig step that failed fails" \
+	"$([[ $v == "FAIL host guest: "*"(a step of the rig's own failed: connect to the target guest)" ]]; echo $?)" "$v"
+stock_pair
+grep -v '^RIG-SCENARIO-BEGIN\|^RIG-RESULT\|^RIG-END' "$tmp/stock.log.target" > "$tmp/t" && mv "$tmp/t" "$tmp/stock.log.target"
+v=$(rig_stock_pair_verdict "$tmp/stock.log" 2> /dev/null)
+case_ "stock pair: a target guest that never began the scenario fails" "$([[ $v == "FAIL target guest: "* ]]; echo $?)" "$v"
+stock_pair "RIG-PAIR 1.0 the wire died (a virtio NIC's transmit queue timed out)"
+sed -i 's/^RIG-RESULT PASS .*/RIG-RESULT FAIL synthetic: fio (exit 1)/' "$tmp/stock.log"
+v=$(rig_stock_pair_verdict "$tmp/stock.log" 2> /dev/null)
+case_ "stock pair: a dead wire fails" "$([[ $v == "FAIL host guest: synthetic: fio (exit 1) (the rig's wire or boot failed)" ]]; echo $?)" "$v"
+stock_pair
+sed -i "/^RIG-DMESG-END/e cat $root/tests/host/splat-logs/emulator-fault-debug-trap.txt" "$tmp/stock.log.target"
+v=$(rig_stock_pair_verdict "$tmp/stock.log" 2> /dev/null)
+case_ "stock pair: an emulator fault fails" "$([[ $v == "FAIL target guest: "*"(the emulator failed)" ]]; echo $?)" "$v"
 
 # make faults' table: a row per scenario, a column per kernel and pairing,
 # what a cell did not run is "-", a failure says why; figures from the log
