@@ -22,6 +22,10 @@
 # without the IOMMU (build/bench/KVER-rxe-hw-no-iommu/): the difference is
 # what translation costs;
 # BENCH_CASES="CASE ..." to run only those cases;
+# BENCH_IDLE=CASE to see where that case's guests were idle (icount skips
+# an idle vCPU to its next timer): that case alone, its figure and what
+# ended each idle period (rig/guest/bench.sh, rig.idle), written to
+# build/bench-idle/KVER/idle.txt;
 # BENCH_INSN=CASE (`make bench-insn`) for exact instructions per I/O of that
 # case by module and function, counted by rig/insn-count-plugin.c, written
 # to build/bench-insn/KVER/insn.md (no other figures).
@@ -56,6 +60,9 @@ if [ -n "${BENCH_INSN:-}" ]; then
 	gcc -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \
 		-o "$NVMEOF_ROOT/build/insn-count.so" "$NVMEOF_ROOT/rig/insn-count-plugin.c" ||
 		die "cannot build the instruction counting plugin"
+elif [ -n "${BENCH_IDLE:-}" ]; then
+	out=$NVMEOF_ROOT/build/bench-idle/$sub
+	BENCH_CASES=$BENCH_IDLE
 else
 	# the last run's figures, to show how far this run differs from it
 	[ -e "$out/bench.csv" ] && cp "$out/bench.csv" "$prev"
@@ -86,6 +93,7 @@ for run in "${runs[@]}"; do
 	[ "$iommu" = on ] || args+=" rig.iommu=off"
 	[ -z "${BENCH_CASES:-}" ] || args+=" rig.cases=$(echo $BENCH_CASES | tr ' ' ,)"
 	[ -z "${BENCH_PROFILE:-}" ] || args+=" rig.profile=$BENCH_PROFILE"
+	[ -z "${BENCH_IDLE:-}" ] || args+=" rig.idle=$BENCH_IDLE"
 	[ -z "${BENCH_INLINE:-}" ] || args+=" rig.inline=$BENCH_INLINE"
 	[ -z "${BENCH_TARGET_PARAMS:-}" ] ||
 		args+=" rig.target_params=$(echo $BENCH_TARGET_PARAMS | tr ' ' ,)"
@@ -109,8 +117,16 @@ for run in "${runs[@]}"; do
 	fi
 	tr -d '\r' < "$l" | grep '^RIG-BENCH ' >> "$out/results.txt"
 	tr -d '\r' < "$l" | sed -n "s|^RIG-PROFILE|$run|p" >> "$out/profile.txt"
+	tr -d '\r' < "$l" | sed -n "s|^RIG-IDLE|$run|p" >> "$out/idle.txt"
 done
 [ $fail -eq 0 ] || exit 1
+if [ -n "${BENCH_IDLE:-}" ]; then
+	/usr/bin/python3 "$NVMEOF_ROOT/scripts/bench-report.py" "$out/results.txt" \
+		"$out" "$sub" > /dev/null && cat "$out/bench.md"
+	cat "$out/idle.txt"
+	log "written: $out/idle.txt"
+	exit 0
+fi
 if [ -n "${BENCH_PROFILE:-}" ]; then
 	cat "$out/profile.txt"
 	exit 0

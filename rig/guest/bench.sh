@@ -16,6 +16,13 @@
 # rig.profile=CASE: record that case with perf (cpu-clock, which under
 #                   icount samples every N instructions) and print the
 #                   hottest symbols as RIG-PROFILE lines.
+# rig.idle=CASE:    trace that case's idle time (ftrace: cpu_idle, the
+#                   timers and interrupts that ended each idle period,
+#                   the task that ran next) and print it as RIG-IDLE
+#                   lines, summed by what woke the vCPU; icount jumps an
+#                   idle vCPU to its next timer, so that time is no work.
+#                   The case's figure is printed as usual (the tracing
+#                   costs it some instructions).
 # rig.insn=CASE:    run that case N times, then 2N times, between markers
 #                   for rig/insn-count-plugin.c (exact instructions per
 #                   block), and print the modules' symbols as RIG-KSYM lines
@@ -63,6 +70,7 @@ bench_cases() {
 		case ,${RIG_CASES:-$name}, in *,$name,*) ;; *) continue ;; esac
 		[ -z "${RIG_PROFILE:-}" ] || [ "$name" = "$RIG_PROFILE" ] || continue
 		[ -z "${RIG_INSN:-}" ] || [ "$name" = "$RIG_INSN" ] || continue
+		[ -z "${RIG_IDLE:-}" ] || [ "$name" = "$RIG_IDLE" ] || continue
 		bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" $(( n / 10 )) $opts > /dev/null
 		if [ "$name" = "${RIG_INSN:-}" ]; then
 			# (2N run - N run) / N: the fio start and exit cancel out
@@ -81,8 +89,10 @@ bench_cases() {
 			continue
 		fi
 		bench_rdma_counters > /tmp/counters.before
+		[ "$name" != "${RIG_IDLE:-}" ] || bench_idle_trace on
 		bench_fio "$dev" "$name" "$rw" "$bs" "$engine" "$qd" "$n" $opts \
 			--output-format=terse --terse-version=3 > /tmp/fio.out
+		[ "$name" != "${RIG_IDLE:-}" ] || bench_idle_trace off "$label" "$name"
 		line=$(grep '^3;' /tmp/fio.out)
 		if [ -z "$line" ]; then
 			tail -5 /tmp/fio.out
@@ -116,6 +126,60 @@ bench_rdma_counters() {
 		awk '$1 == "sq_full" { n += $2 } END { if (NR) print "host_sq_full", n }'
 	cat /sys/kernel/debug/nvmet_rdma/queue* 2> /dev/null |
 		awk '$1 == "sq_full" { n += $2 } END { if (NR) print "target_sq_full", n }'
+}
+
+# bench_idle_trace on | off LABEL CASE - trace the vCPU's idle periods
+# from "on" to "off", then print them summed by what ended them: the timer
+# functions and interrupts that ran within the period (on x86 the HLT
+# returns after its interrupt's handler) and the task switched to after
+# it. One "RIG-IDLE pair=LABEL case=CASE total_us=N periods=N" line, then
+# "RIG-IDLE-BY n=N total_us=N max_us=N woke=WHAT next=TASK" lines.
+bench_idle_trace() {
+	local t=/sys/kernel/tracing e
+	if [ "$1" = on ]; then
+		echo 0 > $t/tracing_on
+		echo > $t/trace
+		echo 32768 > $t/buffer_size_kb
+		for e in power/cpu_idle timer/hrtimer_expire_entry \
+			timer/timer_expire_entry irq/irq_handler_entry \
+			irq/softirq_entry sched/sched_switch; do
+			rig_check "trace $e" sh -c "echo 1 > $t/events/$e/enable"
+		done
+		echo 1 > $t/tracing_on
+		return
+	fi
+	echo 0 > $t/tracing_on
+	echo 0 > $t/events/enable
+	grep -q 'overrun: [1-9]' $t/per_cpu/cpu0/stats &&
+		rig_log "idle trace: the ring buffer overran, periods lost"
+	awk -v head="pair=$2 case=$3" '
+	function ts(f) { sub(/:$/, "", f); return f * 1e6 }
+	{
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) break
+		now = ts($i); ev = $(i + 1)
+	}
+	ev == "cpu_idle:" && $(i + 2) != "state=4294967295" { start = now; woke = ""; next }
+	ev == "cpu_idle:" && start { dur = now - start; start = 0; after = 1; next }
+	start && ev ~ /expire_entry:/ {
+		for (j = i + 2; j <= NF; j++) if ($j ~ /^function=/) woke = woke " " substr($j, 10)
+	}
+	start && ev == "irq_handler_entry:" { woke = woke " irq:" $NF }
+	start && ev == "softirq_entry:" { woke = woke " " $NF }
+	after && ev == "sched_switch:" {
+		for (j = i + 2; j <= NF; j++) if ($j ~ /^next_comm=/) nxt = substr($j, 11)
+		k = (woke == "" ? " ?" : woke) "\t" nxt
+		n[k]++; tot[k] += dur; if (dur > mx[k]) mx[k] = dur
+		all += dur; periods++; after = 0
+	}
+	END {
+		printf "RIG-IDLE %s total_us=%d periods=%d\n", head, all, periods
+		for (k in n) {
+			split(k, kv, "\t")
+			printf "RIG-IDLE-BY n=%d total_us=%d max_us=%d woke=%s next=%s\n",
+				n[k], tot[k], mx[k], substr(kv[1], 2), kv[2]
+		}
+	}' $t/trace
+	echo > $t/trace
 }
 
 # bench_profile CMD... - run CMD (a shell function is fine) while perf
