@@ -121,8 +121,10 @@ for run in "${runs[@]}"; do
 done
 [ $fail -eq 0 ] || exit 1
 if [ -n "${BENCH_IDLE:-}" ]; then
-	/usr/bin/python3 "$NVMEOF_ROOT/scripts/bench-report.py" "$out/results.txt" \
-		"$out" "$sub" > /dev/null && cat "$out/bench.md"
+	# fio's terse v3: read KiB and ms in fields 6 and 9, write in 47 and 50
+	sed 's/^RIG-BENCH pair=\([^ ]*\) case=\([^ ]*\) terse=/\1 \2;/' "$out/results.txt" |
+		awk -F';' '$2 == 3 { printf "%s: read %d KiB in %d ms, write %d KiB in %d ms\n",
+			$1, $7, $10, $48, $51 }'
 	cat "$out/idle.txt"
 	log "written: $out/idle.txt"
 	exit 0

@@ -142,7 +142,8 @@ bench_idle_trace() {
 		echo 32768 > $t/buffer_size_kb
 		for e in power/cpu_idle timer/hrtimer_expire_entry \
 			timer/timer_expire_entry irq/irq_handler_entry \
-			irq/softirq_entry sched/sched_switch; do
+			irq/softirq_entry sched/sched_switch \
+			nvme/nvme_setup_cmd nvme/nvme_complete_rq; do
 			rig_check "trace $e" sh -c "echo 1 > $t/events/$e/enable"
 		done
 		echo 1 > $t/tracing_on
@@ -158,25 +159,35 @@ bench_idle_trace() {
 		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) break
 		now = ts($i); ev = $(i + 1)
 	}
+	# the I/O window: from the first NVMe I/O command (qid above 0) to
+	# the last completion; idle time inside it is in the case figure
+	ev == "nvme_setup_cmd:" && !io0 && $0 ~ /qid=[1-9]/ { io0 = now }
+	ev == "nvme_complete_rq:" && $0 ~ /qid=[1-9]/ { io1 = now }
 	ev == "cpu_idle:" && $(i + 2) != "state=4294967295" { start = now; woke = ""; next }
-	ev == "cpu_idle:" && start { dur = now - start; start = 0; after = 1; next }
+	ev == "cpu_idle:" && start { p++; t0[p] = start; dur[p] = now - start; start = 0; next }
 	start && ev ~ /expire_entry:/ {
 		for (j = i + 2; j <= NF; j++) if ($j ~ /^function=/) woke = woke " " substr($j, 10)
 	}
 	start && ev == "irq_handler_entry:" { woke = woke " irq:" $NF }
 	start && ev == "softirq_entry:" { woke = woke " " $NF }
-	after && ev == "sched_switch:" {
+	p && !(p in by) && ev == "sched_switch:" {
 		for (j = i + 2; j <= NF; j++) if ($j ~ /^next_comm=/) nxt = substr($j, 11)
-		k = (woke == "" ? " ?" : woke) "\t" nxt
-		n[k]++; tot[k] += dur; if (dur > mx[k]) mx[k] = dur
-		all += dur; periods++; after = 0
+		by[p] = (woke == "" ? " ?" : woke) "\t" nxt
 	}
 	END {
-		printf "RIG-IDLE %s total_us=%d periods=%d\n", head, all, periods
+		for (q = 1; q <= p; q++) {
+			in_io = io0 && t0[q] > io0 && t0[q] < io1
+			k = (in_io ? "in" : "out") "\t" by[q]
+			n[k]++; tot[k] += dur[q]; if (dur[q] > mx[k]) mx[k] = dur[q]
+			all += dur[q]
+			if (in_io) { io_idle += dur[q]; io_periods++ }
+		}
+		printf "RIG-IDLE %s total_us=%d periods=%d io_window_us=%d io_idle_us=%d io_idle_periods=%d\n",
+			head, all, p, io1 - io0, io_idle, io_periods
 		for (k in n) {
 			split(k, kv, "\t")
-			printf "RIG-IDLE-BY n=%d total_us=%d max_us=%d woke=%s next=%s\n",
-				n[k], tot[k], mx[k], substr(kv[1], 2), kv[2]
+			printf "RIG-IDLE-BY %s_io n=%d total_us=%d max_us=%d woke=%s next=%s\n",
+				kv[1], n[k], tot[k], mx[k], substr(kv[2], 2), kv[3]
 		}
 	}' $t/trace
 	echo > $t/trace
