@@ -184,6 +184,14 @@ bench_idle_trace() {
 		}
 		printf "RIG-IDLE %s total_us=%d periods=%d io_window_us=%d io_idle_us=%d io_idle_periods=%d\n",
 			head, all, p, io1 - io0, io_idle, io_periods
+		# the periods next to the window: fio starts its clock before
+		# its first command and stops it after its last completion
+		for (q = 1; q <= p; q++)
+			if (t0[q] + dur[q] > io0 - 100000 && t0[q] < io1 + 100000)
+				printf "RIG-IDLE-NEAR at_us=%d (%s) dur_us=%d by=%s\n",
+					t0[q] < io0 ? t0[q] - io0 : t0[q] - io1,
+					t0[q] < io0 ? "before the first command" : "after the last completion",
+					dur[q], by[q]
 		for (k in n) {
 			split(k, kv, "\t")
 			printf "RIG-IDLE-BY %s_io n=%d total_us=%d max_us=%d woke=%s next=%s\n",
