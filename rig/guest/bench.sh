@@ -132,8 +132,12 @@ bench_rdma_counters() {
 # from "on" to "off", then print them summed by what ended them: the timer
 # functions and interrupts that ran within the period (on x86 the HLT
 # returns after its interrupt's handler) and the task switched to after
-# it. One "RIG-IDLE pair=LABEL case=CASE total_us=N periods=N" line, then
-# "RIG-IDLE-BY n=N total_us=N max_us=N woke=WHAT next=TASK" lines.
+# it. The I/O window runs from the first NVMe I/O command to the last
+# completion (nvme-core's trace events, the same for stock and ours).
+# Prints "RIG-IDLE pair=LABEL case=CASE total_us=N periods=N
+# io_window_us=N io_idle_us=N io_idle_periods=N", a "RIG-IDLE-NEAR" line
+# for each period within 100 ms of the window, and "RIG-IDLE-BY in_io|out_io
+# n=N total_us=N max_us=N woke=WHAT next=TASK" lines.
 bench_idle_trace() {
 	local t=/sys/kernel/tracing e
 	if [ "$1" = on ]; then
@@ -189,8 +193,9 @@ bench_idle_trace() {
 		for (q = 1; q <= p; q++)
 			if (t0[q] + dur[q] > io0 - 100000 && t0[q] < io1 + 100000)
 				printf "RIG-IDLE-NEAR at_us=%d (%s) dur_us=%d by=%s\n",
-					t0[q] < io0 ? t0[q] - io0 : t0[q] - io1,
-					t0[q] < io0 ? "before the first command" : "after the last completion",
+					t0[q] < io0 ? t0[q] - io0 : t0[q] < io1 ? t0[q] - io0 : t0[q] - io1,
+					t0[q] < io0 ? "before the first command" : t0[q] < io1 ? \
+						"after the first command" : "after the last completion",
 					dur[q], by[q]
 		for (k in n) {
 			split(k, kv, "\t")
