@@ -51,9 +51,9 @@ queue_full_run() {
 
 queue_full_run 16
 hold=/sys/module/rdma_rxe_hw/parameters
-echo 64 > $hold/hold_replies && echo 1000 > $hold/hold_ms
+echo 64 > $hold/hold_replies && echo 1000000 > $hold/hold_us
 queue_full_run 32 "SEND CQEs held for 64 replies"
-echo 1 > $hold/hold_replies && echo 20 > $hold/hold_ms
+echo 1 > $hold/hold_replies && echo 20000 > $hold/hold_us
 rig_log "rxe-hw held $(( $(cat $held) - held_before )) SEND CQEs for their reply"
 rig_check "rxe-hw held SEND CQEs back for their replies" test "$(cat $held)" -gt "$held_before"
 delayed=/sys/kernel/debug/rxe_hw/cq_events_delayed

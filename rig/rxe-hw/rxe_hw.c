@@ -26,8 +26,11 @@
  * (default on) a kernel QP's successful SEND CQE is held back until the
  * QP's next receive CQE has been posted (hold_replies of them: more stand
  * for an ACK lost and retransmitted while the peer's replies flow), or
- * hold_ms has passed; the send CQEs after it wait behind it, so the send
- * queue's CQEs stay in order.
+ * hold_us has passed; the send CQEs after it wait behind it, so the send
+ * queue's CQEs stay in order. The default 20 ms stands for a lost ACK and
+ * its retransmission (the correctness scenarios); `make bench` sets an
+ * ACK's time, as an RNIC gives a SEND's CQE microseconds after the SEND
+ * when no reply overtakes it.
  *
  * Completion events. rxe tells a CQ's consumer of a completion at once. An
  * RNIC moderates its interrupts (mlx5: cq_period, adapted by DIM): CQEs
@@ -111,10 +114,10 @@ module_param(hold_replies, uint, 0644);
 MODULE_PARM_DESC(hold_replies,
 		 "Receive CQEs a held SEND CQE waits for (default 1; more: a lost ACK)");
 
-static unsigned int hold_ms = 20;
-module_param(hold_ms, uint, 0644);
-MODULE_PARM_DESC(hold_ms,
-		 "Longest a SEND's CQE waits for replies, in ms (default 20)");
+static unsigned int hold_us = 20000;
+module_param(hold_us, uint, 0644);
+MODULE_PARM_DESC(hold_us,
+		 "Longest a SEND's CQE waits for replies, in us (default 20000)");
 
 /* chains of WRs failed at their last WR, by the opcode they start with */
 enum rxe_hw_chain_kind {
@@ -231,7 +234,7 @@ DEFINE_DEBUGFS_ATTRIBUTE(rxe_hw_atomic64_fops, rxe_hw_atomic64_get, NULL,
 /* a kernel QP's send CQEs held back, oldest first (a ring of nr) */
 struct rxe_hw_qp {
 	spinlock_t		lock;	/* guards the ring */
-	struct timer_list	timer;	/* releases them after hold_ms */
+	struct hrtimer		timer;	/* releases them after hold_us */
 	struct rxe_qp		*qp;
 	u32			head, count, nr;
 	u32			replies_left;	/* before they are posted */
@@ -353,13 +356,14 @@ static void rxe_hw_release_all(struct rxe_hw_qp *hw)
 	spin_unlock_irqrestore(&hw->lock, flags);
 }
 
-static void rxe_hw_hold_expired(struct timer_list *t)
+static enum hrtimer_restart rxe_hw_hold_expired(struct hrtimer *t)
 {
-	struct rxe_hw_qp *hw = from_timer(hw, t, timer);
+	struct rxe_hw_qp *hw = container_of(t, struct rxe_hw_qp, timer);
 
 	if (READ_ONCE(hw->count))
 		atomic_inc(&send_cqe_holds_expired);
 	rxe_hw_release_all(hw);
+	return HRTIMER_NORESTART;
 }
 
 /**
@@ -379,7 +383,9 @@ void rxe_hw_qp_init(struct rxe_qp *qp, u32 max_send_wr)
 	if (!hw)
 		return;		/* SEND CQEs not held for this QP */
 	spin_lock_init(&hw->lock);
-	timer_setup(&hw->timer, rxe_hw_hold_expired, 0);
+	/* soft: expires in softirq context, as a timer_list's would */
+	hrtimer_init(&hw->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	hw->timer.function = rxe_hw_hold_expired;
 	hw->qp = qp;
 	hw->nr = max_send_wr + 1;
 	qp->hw = hw;
@@ -435,8 +441,10 @@ int rxe_hw_post_send_cqe(struct rxe_qp *qp, struct rxe_cqe *cqe)
 		hw->held[(hw->head + hw->count) % hw->nr] = *cqe;
 		if (!hw->count++) {
 			hw->replies_left = READ_ONCE(hold_replies);
-			mod_timer(&hw->timer,
-				  jiffies + msecs_to_jiffies(READ_ONCE(hold_ms)));
+			hrtimer_start(&hw->timer,
+				      ns_to_ktime((u64)READ_ONCE(hold_us) *
+						  NSEC_PER_USEC),
+				      HRTIMER_MODE_REL_SOFT);
 		}
 		atomic_inc(&send_cqes_held);
 		spin_unlock_irqrestore(&hw->lock, flags);
@@ -525,7 +533,7 @@ static void rxe_hw_forget_qp(struct rxe_qp *qp)
 void rxe_hw_qp_reset(struct rxe_qp *qp)
 {
 	if (qp->hw) {
-		del_timer_sync(&qp->hw->timer);
+		hrtimer_cancel(&qp->hw->timer);
 		rxe_hw_release_all(qp->hw);
 	}
 	rxe_hw_forget_qp(qp);
