@@ -34,7 +34,7 @@ wire_host() {
 		t0=$(rig_t)
 	fi
 	rig_check "the controller reconnected by itself" rig_wait 60 rig_reconnected &&
-		rig_figure "reconnected $(rig_since $t0) s after the target's device (stock: port) was back"
+		rig_figure "reconnected $(rig_reconnect_since $t0) s after the target's device (stock: port) was back"
 	rig_check "fio verified every block through the target's device removal" rig_fio_done $pid
 	rig_check "controller live" rig_ctrl_live
 

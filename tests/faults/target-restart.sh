@@ -23,7 +23,7 @@ wire_host() {
 	rig_check "target restarted" rig_wire target restart
 	t0=$(rig_t)
 	rig_check "the controller reconnected by itself" rig_wait 60 rig_reconnected &&
-		rig_figure "reconnected $(rig_since $t0) s after the restart"
+		rig_figure "reconnected $(rig_reconnect_since $t0) s after the restart"
 	rig_check "fio verified every block through the restart" rig_fio_done $pid
 	rig_fs_check restart
 	rig_check "controller live" rig_ctrl_live
