@@ -7,7 +7,8 @@
 # use", with the module still there, as a refusal; rig_kmemleak_scan must
 # fail on the debug kernel when it cannot scan; rig_io_queues_all_busy must
 # fail unless every I/O queue (one per CPU) of the one controller carried
-# I/O. Each with its control that must pass. fio, rmmod, nproc, sleep and
+# I/O; rig_reconnect_since must read the newest reconnect's own timestamp.
+# Each with its control that must pass. fio, rmmod, nproc, sleep, dmesg and
 # the kmemleak and statistics files are stubs here; the helpers are the
 # guest's own (rig/guest/lib.sh).
 # rig: once
@@ -150,3 +151,13 @@ rm -rf "$RIG_HOST_STATS"; fake_ctrl nvme0 3 5 7; fake_ctrl nvme1 3 5 7
 expect "two controllers (which one?) fails" 1 rig_io_queues_all_busy
 rm -rf "$RIG_HOST_STATS"
 expect "no statistics (the stock host) fails" 1 rig_io_queues_all_busy
+
+# rig_reconnect_since: the newest reconnect by the kernel log's timestamp,
+# not when a poll saw it; "?" when the log has none
+printf '#!/bin/sh\nprintf "%%s\\n" "[   20.500000] nvme nvme0: Successfully reconnected (1 attempt)" "[   33.600833] nvme nvme0: creating 1 I/O queues." "[   33.700400] nvme nvme0: Successfully reconnected (10 attempts)"\n' > "$tmp/bin/dmesg"
+chmod +x "$tmp/bin/dmesg"
+expect "reconnect time: the newest reconnect's timestamp less T0" 0 \
+	test "$(rig_reconnect_since 33.48)" = 0.2
+printf '#!/bin/sh\necho "[   33.6] nvme nvme0: creating 1 I/O queues."\n' > "$tmp/bin/dmesg"
+expect "reconnect time: no reconnect in the log says ?" 0 test "$(rig_reconnect_since 33.48)" = "?"
+rm "$tmp/bin/dmesg"
