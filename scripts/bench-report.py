@@ -128,13 +128,24 @@ def params_note():
     return f", our target loaded with {' '.join(params)}" if params else ""
 
 
+def rdma_label(kver):
+    """The RDMA device of a table, from its directory's name (scripts/bench.sh);
+    the hold is what rig/guest/bench.sh sets on rxe-hw."""
+    hold = "a SEND's CQE held at most 50 µs for its reply"
+    if kver.endswith("-rxe-hw"):
+        return f"rxe-hw (DMA through a strict IOMMU; {hold})"
+    if kver.endswith("-rxe-hw-no-iommu"):
+        return f"rxe-hw (DMA without an IOMMU; {hold})"
+    return "rxe"
+
+
 def markdown(res, kver):
     # make bench's BENCH_INLINE: the port's param_inline_data_size
     inline = int(os.environ.get("BENCH_INLINE") or 16384)
     out = [f"Commit {os.environ.get('BENCH_COMMIT', 'unknown')}; modules loaded (build IDs): "
            f"{os.environ.get('BENCH_BUILD_IDS') or 'unknown'}.", "",
            f"Kernel {kver}, QEMU TCG `-icount shift=0,sleep=off`, 1 vCPU, "
-           f"{'rxe-hw (DMA through a strict IOMMU)' if kver.endswith('-rxe-hw') else 'rxe'}, MTU 4096, "
+           f"{rdma_label(kver)}, MTU 4096, "
            f"null_blk irqmode=0, target inline data {inline // 1024} KiB"
            f"{' (the stock target caps it at 16)' if inline > 16384 else ''}"
            f"{params_note()}. "
