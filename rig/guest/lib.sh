@@ -49,8 +49,9 @@ rig_figure() { echo "RIG-FIGURE $*"; }
 # guest uptime in seconds, to see where a scenario spends its time
 rig_t() { cut -d' ' -f1 /proc/uptime; }
 
-# rig_since T0 - seconds from uptime T0 (rig_t) to now, one decimal
-rig_since() { echo "$(rig_t) $1" | awk '{ printf "%.1f", $1 - $2 }'; }
+# rig_since T0 [T1] - seconds from uptime T0 (rig_t) to T1 (default now),
+# one decimal
+rig_since() { echo "${2:-$(rig_t)} $1" | awk '{ printf "%.1f", $1 - $2 }'; }
 
 # rig_fail_stacks - the kernel stack of every task in NVMe or RDMA code,
 # whatever its state, a RIG-FAIL-STACK line each: sysrq w shows only the
@@ -734,14 +735,22 @@ rig_wire_connect() {
 rig_reconnects() { dmesg | grep -c "Successfully reconnected"; }
 rig_reconnected() { [ "$(rig_reconnects)" -gt 0 ]; }
 
+# rig_klog_t PATTERN [last] - the kernel log's own timestamp of the first
+# message matching PATTERN (with "last": the newest); nothing if none
+rig_klog_t() {
+	dmesg | awk -F'[][]' -v p="$1" -v last="${2:-}" '
+		$0 ~ p { t = $2 + 0; if (last == "") { print t; exit } }
+		END { if (last != "" && t != "") print t }'
+}
+
 # rig_reconnect_since T0 - seconds from uptime T0 (rig_t) to the newest
 # "Successfully reconnected" by the kernel log's own timestamp, one
-# decimal: what rig_wait's polling (every 0.2 s, a dmesg each) adds is
-# not in it (it put 0.2 to 0.8 s on sub-second reconnects)
+# decimal ("?" if none): what rig_wait's polling (every 0.2 s, a dmesg
+# each) adds is not in it (it put 0.2 to 0.8 s on sub-second reconnects)
 rig_reconnect_since() {
-	dmesg | awk -v t0="$1" '/Successfully reconnected/ {
-		match($0, /\[ *[0-9.]+\]/); t = substr($0, RSTART + 1, RLENGTH - 2) }
-		END { if (t == "") print "?"; else printf "%.1f", t - t0 }'
+	local t
+	t=$(rig_klog_t "Successfully reconnected" last)
+	if [ -z "$t" ]; then echo "?"; else rig_since "$1" "$t"; fi
 }
 
 # rig_ctrl_live - is a controller live (for rig_wait)?

@@ -10,10 +10,6 @@
 
 wire_target() { rig_wire_serve; }
 
-# klog_t PATTERN - the kernel's timestamp of the first message matching
-# PATTERN
-klog_t() { dmesg | awk -F'[][]' -v p="$1" '$0 ~ p { print $2 + 0; exit }'; }
-
 wire_host() {
 	local ns t_conn t_fail n
 	rig_load_host
@@ -27,17 +23,17 @@ wire_host() {
 	rig_fio_failed
 	# fast_io_fail_tmo counts from the controller's move to CONNECTING
 	# (the first "Reconnecting in"), after error recovery's teardown
-	t_conn=$(klog_t "Reconnecting in")
-	t_fail=$(klog_t "failfast expired")
-	rig_log "error recovery began at $(klog_t "starting error recovery"), reconnecting at $t_conn, I/O failed at $t_fail (kernel time; the cut at about $(klog_t "rxe0: set down"))"
-	rig_figure "I/O failed $(echo "$t_fail $t_conn" | awk '{ printf "%.1f", $1 - $2 }') s after reconnecting began (fast_io_fail_tmo 4)"
+	t_conn=$(rig_klog_t "Reconnecting in")
+	t_fail=$(rig_klog_t "failfast expired")
+	rig_log "error recovery began at $(rig_klog_t "starting error recovery"), reconnecting at $t_conn, I/O failed at $t_fail (kernel time; the cut at about $(rig_klog_t "rxe0: set down"))"
+	rig_figure "I/O failed $(rig_since "$t_conn" "$t_fail") s after reconnecting began (fast_io_fail_tmo 4)"
 	rig_check "I/O failed fast_io_fail_tmo (4 s) after reconnecting began" \
 		awk -v a="$t_fail" -v b="$t_conn" 'BEGIN { exit !(a != "" && b != "" && a - b >= 4 && a - b < 5.5) }'
 	# ctrl_loss_tmo 12 s / reconnect_delay 2 s: 6 attempts, then deleted
 	rig_check "the controller deleted" rig_wait 90 rig_no_controllers
 	n=$(dmesg | grep -c "Failed reconnect attempt")
-	rig_log "controller deleted after $n failed reconnects, at $(klog_t "Removing ctrl")"
-	rig_figure "deleted after $n failed reconnects, $(echo "$(klog_t "Removing ctrl") $t_conn" | awk '{ printf "%.1f", $1 - $2 }') s after reconnecting began (ctrl_loss_tmo 12)"
+	rig_log "controller deleted after $n failed reconnects, at $(rig_klog_t "Removing ctrl")"
+	rig_figure "deleted after $n failed reconnects, $(rig_since "$t_conn" "$(rig_klog_t "Removing ctrl")") s after reconnecting began (ctrl_loss_tmo 12)"
 	rig_check "deleted after ctrl_loss_tmo / reconnect_delay = 6 attempts" test "$n" -eq 6
 	rig_check "nothing left at $ns" test ! -e "$ns"
 	rig_must "link back" rig_wire link on
