@@ -13,6 +13,17 @@
 
 wire_target() { rig_wire_serve; }
 
+# recovery_times - each error recovery in the kernel log, from "starting
+# error recovery" to "Successfully reconnected": their average and longest.
+# "live after the last flap" depends on where in a recovery (its one second
+# of reconnect_delay) the last flap falls; these do not.
+recovery_times() {
+	dmesg | awk -F'[][]' '
+		/starting error recovery/ { s = $2 + 0 }
+		/Successfully reconnected/ && s { d = $2 - s; t += d; n++; if (d > m) m = d; s = 0 }
+		END { if (n) printf "each recovery %.2f s on average from the error to live, at most %.2f", t / n, m; else printf "no recovery" }'
+}
+
 wire_host() {
 	local pid t0 t_up n=0
 	rig_load_host
@@ -37,7 +48,7 @@ wire_host() {
 	rig_check "the link is up" rig_wire link on
 	t_up=$(rig_t)
 	rig_check "controller live again" rig_wait 45 rig_ctrl_live
-	rig_figure "live $(rig_since $t_up) s after the last flap, $(rig_reconnects) reconnects"
+	rig_figure "live $(rig_since $t_up) s after the last flap, $(rig_reconnects) reconnects, $(recovery_times)"
 	rig_check "fio verified every block through the flapping" rig_fio_done $pid
 	rig_fs_check flapping
 	rig_check "controller live" rig_ctrl_live
