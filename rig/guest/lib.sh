@@ -743,6 +743,19 @@ rig_klog_t() {
 		END { if (last != "" && t != "") print t }'
 }
 
+# rig_klog_spans START END [T0] - the spans in the kernel log (messages
+# after uptime T0) from a message matching START to the next matching END:
+# "COUNT MEAN LONGEST" in seconds, nothing if there is none. A driver's
+# own time, where a scenario's loop also times user space or a timer's
+# phase (reset-unload's resets, link-flap's recoveries).
+rig_klog_spans() {
+	dmesg | awk -F'[][]' -v a="$1" -v b="$2" -v t0="${3:-0}" '
+		$2 + 0 < t0 + 0 { next }
+		$0 ~ a { s = $2 + 0; on = 1; next }
+		$0 ~ b && on { d = $2 - s; t += d; n++; if (d > m) m = d; on = 0 }
+		END { if (n) printf "%d %.2f %.2f\n", n, t / n, m }'
+}
+
 # rig_reconnect_since T0 - seconds from uptime T0 (rig_t) to the newest
 # "Successfully reconnected" by the kernel log's own timestamp, one
 # decimal ("?" if none): what rig_wait's polling (every 0.2 s, a dmesg

@@ -13,15 +13,15 @@
 
 wire_target() { rig_wire_serve; }
 
-# recovery_times - each error recovery in the kernel log, from "starting
-# error recovery" to "Successfully reconnected": their average and longest.
-# "live after the last flap" depends on where in a recovery (its one second
-# of reconnect_delay) the last flap falls; these do not.
+# recovery_times - each error recovery by the kernel log, from "starting
+# error recovery" to "Successfully reconnected". "live after the last
+# flap" depends on where in a recovery (its one second of reconnect_delay)
+# the last flap falls; these do not.
 recovery_times() {
-	dmesg | awk -F'[][]' '
-		/starting error recovery/ { s = $2 + 0 }
-		/Successfully reconnected/ && s { d = $2 - s; t += d; n++; if (d > m) m = d; s = 0 }
-		END { if (n) printf "each recovery %.2f s on average from the error to live, at most %.2f", t / n, m; else printf "no recovery" }'
+	local s
+	s=$(rig_klog_spans "starting error recovery" "Successfully reconnected")
+	[ -n "$s" ] || { echo "no recovery"; return; }
+	echo "$s" | awk '{ printf "each recovery %s s on average from the error to live, at most %s", $2, $3 }'
 }
 
 wire_host() {

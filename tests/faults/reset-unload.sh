@@ -35,16 +35,14 @@ unload_under_load() {
 	esac
 }
 
-# reset_times T0 - the resets in the kernel log after uptime T0 (rig_t),
-# each from nvme-core's "resetting controller" to the I/O queues mapped
-# again: their average and longest. The loop's own time is mostly
-# nvme-cli starting, the same for stock and ours.
+# reset_times T0 - the resets after uptime T0 by the kernel log, each from
+# nvme-core's "resetting controller" to the I/O queues mapped again: the
+# loop's own time is mostly nvme-cli starting, the same for stock and ours
 reset_times() {
-	dmesg | awk -F'[][]' -v t0="$1" '
-		$2 + 0 < t0 + 0 { next }
-		/resetting controller/ { r = $2 + 0 }
-		/mapped .* queues/ && r { d = $2 - r; s += d; n++; if (d > m) m = d; r = 0 }
-		END { if (n) printf "each %.2f s on average, at most %.2f, by the kernel log", s / n, m; else printf "none in the kernel log" }'
+	local s
+	s=$(rig_klog_spans "resetting controller" "mapped .* queues" "$1")
+	[ -n "$s" ] || { echo "none in the kernel log"; return; }
+	echo "$s" | awk '{ printf "each %s s on average, at most %s, by the kernel log", $2, $3 }'
 }
 
 wire_host() {

@@ -7,7 +7,8 @@
 # use", with the module still there, as a refusal; rig_kmemleak_scan must
 # fail on the debug kernel when it cannot scan; rig_io_queues_all_busy must
 # fail unless every I/O queue (one per CPU) of the one controller carried
-# I/O; rig_reconnect_since must read the newest reconnect's own timestamp.
+# I/O; rig_reconnect_since must read the newest reconnect's own timestamp;
+# rig_klog_spans must pair each START with the next END after T0.
 # Each with its control that must pass. fio, rmmod, nproc, sleep, dmesg and
 # the kmemleak and statistics files are stubs here; the helpers are the
 # guest's own (rig/guest/lib.sh).
@@ -160,4 +161,16 @@ expect "reconnect time: the newest reconnect's timestamp less T0" 0 \
 	test "$(rig_reconnect_since 33.48)" = 0.2
 printf '#!/bin/sh\necho "[   33.6] nvme nvme0: creating 1 I/O queues."\n' > "$tmp/bin/dmesg"
 expect "reconnect time: no reconnect in the log says ?" 0 test "$(rig_reconnect_since 33.48)" = "?"
+rm "$tmp/bin/dmesg"
+
+# rig_klog_spans: each START to the next END after T0; a START without its
+# END left out
+printf '#!/bin/sh\nprintf "%%s\\n" "[   10.000000] nvme nvme0: resetting controller" "[   10.500000] nvme nvme0: mapped 1/0/0 default/read/poll queues." "[   20.000000] nvme nvme0: resetting controller" "[   20.100000] nvme nvme0: mapped 1/0/0 default/read/poll queues." "[   30.000000] nvme nvme0: resetting controller" "[   30.400000] nvme nvme0: mapped 1/0/0 default/read/poll queues." "[   40.000000] nvme nvme0: resetting controller"\n' > "$tmp/bin/dmesg"
+chmod +x "$tmp/bin/dmesg"
+expect "kernel-log spans: count, mean and longest after T0" 0 \
+	test "$(rig_klog_spans "resetting controller" "mapped .* queues" 15)" = "2 0.25 0.40"
+expect "kernel-log spans: all of them without T0" 0 \
+	test "$(rig_klog_spans "resetting controller" "mapped .* queues")" = "3 0.33 0.50"
+expect "kernel-log spans: none when END never follows its START" 0 \
+	test -z "$(rig_klog_spans "mapped .* queues" "no such message")"
 rm "$tmp/bin/dmesg"
