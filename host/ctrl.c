@@ -436,8 +436,9 @@ static void nvme_rdma_reconnect_ctrl_work(struct work_struct *work)
 	return;
 
 requeue:
-	dev_info(ctrl->ctrl.device, "Failed reconnect attempt %d\n",
-		 ctrl->ctrl.nr_reconnects);
+	/* of opts->max_reconnects (-1: no limit), as stock says it from 6.12 */
+	dev_info(ctrl->ctrl.device, "Failed reconnect attempt %d/%d\n",
+		 ctrl->ctrl.nr_reconnects, ctrl->ctrl.opts->max_reconnects);
 	atomic64_inc(&ctrl->stats.reconnect_failures);
 	nvme_rdma_reconnect_or_remove(ctrl);
 }
