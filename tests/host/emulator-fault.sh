@@ -7,8 +7,11 @@
 # issue 19's 6.12 guests, tests/host/splat-logs/emulator-fault-*.txt), and
 # must not where that would hide a report of ours: a kernel a warning had
 # tainted before, a report on the other guest besides blocked tasks, a
-# second report after a first one. And dumps a CPU can push are never one.
-# rig: once
+# second report after a first one, a report with a RIP outside the
+# allocator or a frame of the NVMe or RDMA core modules (ours). And dumps a
+# CPU can push are never one.
+# covers: the pair rerun rule never takes a crash of ours for the emulator's
+# rig: once fast=once
 #
 # Usage: tests/host/emulator-fault.sh    prints one CASE PASS|FAIL line per case
 set -uo pipefail
@@ -74,3 +77,14 @@ for v in 00010246 00000202 00050282 00000086 00240ad7; do
 	flags $v
 	expect "EFLAGS $v can be pushed" no flags-$v host-clean
 done
+# a crash of ours with a garbage EFLAGS is ours: its RIP in our module, or
+# a frame of ours (or of the NVMe and RDMA core) under the allocator
+sed 's/RIP: 0010:kmem_cache_alloc_node_noprof+0x70\/0x330/RIP: 0010:nvmet_rdma_queue_response+0x1c\/0x90 [nvmet_rdma]/' \
+	"$logs/emulator-fault-target.txt" > "$tmp/rip-ours"
+expect "RIP in nvmet_rdma, EFLAGS impossible" no rip-ours host-clean
+sed 's/RIP: 0010:kmem_cache_alloc_node_noprof/RIP: 0010:memcpy_orig/' \
+	"$logs/emulator-fault-target.txt" > "$tmp/rip-other"
+expect "RIP outside the allocator, EFLAGS impossible" no rip-other host-clean
+sed 's/^\(.*\) __alloc_skb+0x8c\/0x1a0$/&\n\1 nvmet_rdma_post_recv+0x51\/0xa0 [nvmet_rdma]/' \
+	"$logs/emulator-fault-target.txt" > "$tmp/frame-ours"
+expect "a frame of nvmet_rdma under the allocator" no frame-ours host-clean
