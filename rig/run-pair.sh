@@ -27,16 +27,20 @@
 # "link off|on" (its own end), "target link off|on" (the target's end),
 # "target stop|cont" (the target guest frozen and thawed by QEMU), "target
 # port off|on", "target ns off|on", "target restart", "target rdma off|on"
-# (passed on to the target guest, which does it and answers: rig_wire_do);
-# when the host guest has ended, the target guest is told "end" and ends
-# too.
+# (passed on to the target guest, which does it and answers: rig_wire_do),
+# "target ready" (has the target guest said it serves? rig_wire_serve);
+# a fault done on a QEMU monitor is answered "ok" only if the monitor said
+# nothing back, else "failed: " and what it said (rig/pair-lib.sh); when
+# the host guest has ended, the target guest is told "end" and ends too.
 # A wire that dies (see below) gets one more attempt, the first's consoles
 # kept as LOG.died and LOG.target.died; so does a guest that died of the
 # emulator (rig/emulator-fault.sh: a CPU state no x86-64 CPU can hold),
-# the first's consoles kept as LOG.emufault and LOG.target.emufault, the
-# second's log saying so in a RIG-PAIR line. A guest that has not reached
-# /init within RIG_BOOT_TIMEOUT seconds (default 180, as rig/run-guest.sh)
-# is stuck in its kernel's boot, before anything under test ran (a debug
+# the first's consoles kept as LOG.emufault and LOG.target.emufault; the
+# second's log says so in a "RIG-PAIR again after" line, which names
+# where the first's consoles are (tests/run counts them). A guest that
+# has not reached /init within RIG_BOOT_TIMEOUT seconds (default 180, as
+# rig/run-guest.sh) is stuck in its kernel's boot, before anything under
+# test ran (a debug
 # kernel under TCG, now and then): both guests are stopped and the pair
 # booted again, three boots at most, the consoles of the boots given up
 # kept as LOG.hangN and LOG.target.hangN.
@@ -48,8 +52,10 @@ t_kernel=${6:-$kernel} t_initrd=${7:-$initrd}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rig-pair.XXXXXX") || exit 1
 pids=()
 trap 'kill "${pids[@]}" 2> /dev/null; rm -rf "$dir"' EXIT
-[ -z "${RIG_PAIR_EMULATOR_FAULT:-}" ] ||
-	echo "RIG-PAIR again after an emulator fault (consoles: $log.emufault, $log.target.emufault): $RIG_PAIR_EMULATOR_FAULT" > "$log.pair"
+. "$(dirname "$0")/pair-lib.sh"
+# a run again after an emulator fault or a dead wire says so first
+pair_again_lines "$log" > "$log.pair"
+[ -s "$log.pair" ] || rm -f "$log.pair"
 
 # The wire's UDP sockets take the machine's net.core.rmem_default as their
 # receive buffer; at Debian's 208 KiB a busy TCG guest's QEMU that falls
@@ -93,13 +99,21 @@ guest() {
 	pids+=($!)
 }
 
-# monitor SIDE COMMAND - a command on that guest's QEMU monitor;
-# monitor_says SIDE COMMAND - the same, its answer printed
+# monitor_says SIDE COMMAND - a command on that guest's QEMU monitor, its
+# answer printed
 monitor_says() {
 	printf '%s\n' "$2" | socat -t 2 - UNIX-CONNECT:"$dir/$1.mon" 2> /dev/null |
 		tr -d '\r' | grep -v '^QEMU .* monitor\|^(qemu)'
 }
-monitor() { monitor_says "$@" > /dev/null; }
+# monitor_fault SIDE COMMAND - a fault done on that guest's QEMU monitor:
+# the host guest's answer, "ok" only if the monitor said nothing back
+# (monitor_answer: set_link of a wrong name says so and does nothing)
+monitor_fault() {
+	local said rc
+	said=$(printf '%s\n' "$2" | socat -t 2 - UNIX-CONNECT:"$dir/$1.mon" 2> /dev/null)
+	rc=$?
+	monitor_answer "$rc" "$said"
+}
 
 # wait_for PATH - until QEMU has made its socket (10 s at most)
 wait_for() {
@@ -180,11 +194,31 @@ pids+=($!)
 exec 7> "$dir/to-target" 8< "$dir/from-target"
 
 # target_does REQUEST - pass a request on to the target guest; its answer
+# (its "ready", which may come first, noted and passed over)
 target_does() {
 	local reply=
 	printf '%s\n' "$1" >&7
-	read -r -t 60 -u 8 reply
+	while read -r -t 60 -u 8 reply; do
+		reply=${reply%$'\r'}
+		[ "$reply" = ready ] || break
+		: > "$dir/target-ready"
+		reply=
+	done
 	printf '%s\n' "${reply%$'\r'}"
+}
+
+# target_serves - has the target guest said it serves ("ready", once, when
+# it has exported: rig_wire_serve)? Waits 20 s for it at most, inside the
+# host guest's 30 s for an answer (rig_wire): the host guest asks again.
+target_serves() {
+	local l
+	[ -e "$dir/target-ready" ] && return 0
+	while read -r -t 20 -u 8 l; do
+		[ "${l%$'\r'}" = ready ] || continue
+		: > "$dir/target-ready"
+		return 0
+	done
+	return 1
 }
 
 # the host guest's requests, answered until its QEMU ends
@@ -194,11 +228,13 @@ while IFS= read -r -u "${ctl[0]}" line; do
 	reply=ok
 	case $line in
 	"link off"|"link on")
-		monitor host "set_link wire ${line#link }" ;;
+		reply=$(monitor_fault host "set_link wire ${line#link }") ;;
 	"target link off"|"target link on")
-		monitor target "set_link wire ${line#target link }" ;;
+		reply=$(monitor_fault target "set_link wire ${line#target link }") ;;
 	"target stop"|"target cont")
-		monitor target "${line#target }" ;;
+		reply=$(monitor_fault target "${line#target }") ;;
+	"target ready")
+		target_serves || reply="not yet" ;;
 	"target port off"|"target port on"|"target ns off"|"target ns on"|\
 	"target restart"|"target restart "*|"target rdma off"|"target rdma on"|"target mark "*)
 		reply=$(target_does "${line#target }") ;;
@@ -236,10 +272,12 @@ if [ -z "${RIG_PAIR_EMULATOR_FAULT:-}" ] &&
 	echo "[nvmeof-rdma] the $side guest of the pair died of the emulator, running the pair again (consoles: $log.emufault, $log.target.emufault)" >&2
 	RIG_PAIR_EMULATOR_FAULT="$side guest: ${emu#*: }" exec "$0" "$@"
 fi
-# a dead wire: once more, the first attempt's consoles kept aside
-if grep -q '^RIG-PAIR .* the wire died' "$log" && [ -z "${RIG_PAIR_AGAIN:-}" ]; then
+# a dead wire: once more, the first attempt's consoles kept aside; the
+# second attempt's log says so (pair_again_lines)
+if died=$(pair_wire_died "$log"); then
 	set_aside died
-	RIG_PAIR_AGAIN=1 exec "$0" "$@"
+	echo "[nvmeof-rdma] the wire of the pair died, running the pair again (consoles: $log.died, $log.target.died)" >&2
+	RIG_PAIR_WIRE_DIED=$died exec "$0" "$@"
 fi
 # a boot stuck in a kernel: again, twice at most
 boots=${RIG_PAIR_BOOTS:-1}
