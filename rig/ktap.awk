@@ -2,7 +2,8 @@
 # ktap.awk - turn the KTAP that KUnit logs (kernel log, timestamps stripped)
 # into one "PASS|FAIL|SKIP suite.case[.param]" line per leaf test, plus a
 # FAIL for a suite whose plan ("1..N") was not fully reported (a crash or
-# hang mid-suite) or that reported "not ok" itself.
+# hang mid-suite), that reported "not ok" itself, or whose own result line
+# never came (before the next suite began, or by the log's end).
 # 6.1 prints "ok N name" (no dash); newer kernels print "ok N - name".
 
 function leaf(line,    st, name) {
@@ -13,7 +14,12 @@ function leaf(line,    st, name) {
 	return st " " name
 }
 
-/^    # Subtest: /        { suite = substr($0, 16); planned = -1; seen = 0; next }
+/^    # Subtest: /        {
+	# the suite before never printed its result: it would be lost here
+	if (suite != "")
+		print "FAIL " suite " (suite never finished: crash or hang?)"
+	suite = substr($0, 16); planned = -1; seen = 0; next
+}
 /^    1\.\.[0-9]+$/       { planned = substr($0, 8) + 0; next }
 /^        # Subtest: /    { parent = substr($0, 20); children = 0; child_fail = 0; next }
 /^        (not )?ok [0-9]+/ {
