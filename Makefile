@@ -3,7 +3,8 @@
 # nvmeof-rdma top-level Makefile.
 #
 #   make                build nvme-rdma.ko and nvmet-rdma.ko for KVER
-#   make check          everything the tests cover (what CI runs)
+#   make check          the fast tier of the tests (what CI runs)
+#   make check-full     every test on every kernel, device and pairing
 #   make demo           boot a guest and run verified I/O through our modules
 #   make install        install into /lib/modules/KVER/updates (as DKMS does)
 #   make dkms-install   register, build and install with DKMS
@@ -40,7 +41,7 @@ KBUILD_ARGS = -C $(KDIR) M=$(BUILD) W=$(W) C=$(C) \
 SOURCES := Kbuild $(wildcard host/* target/* common/* compat/*.h kunit/*)
 
 .PHONY: all modules prepare install uninstall dkms-install dkms-remove \
-	kunit-modules check faults demo bench bench-insn bench-scale clean style deb
+	kunit-modules check check-full faults demo bench bench-insn bench-scale clean style deb
 
 all: modules
 
@@ -85,11 +86,16 @@ dkms-remove:
 deb:
 	@$(ROOT)/scripts/deb.sh
 
+# the fast tier: each hazard once (Documentation/testing.md, "Tiers")
 check:
-	@$(ROOT)/tests/run
+	@$(ROOT)/tests/run -T fast
+
+check-full:
+	@$(ROOT)/tests/run -T full
 
 # the fault scenarios alone (tests/faults/: two guests on a wire), in all
-# their pairings; make check runs each in its check-pairs
+# their pairings; make check-full runs each in its full-pairs, make check
+# in its fast= pairs
 FAULTS := $(subst $(eval) ,|,$(sort $(basename $(notdir $(wildcard $(ROOT)/tests/faults/*.sh)))))
 faults:
 	@RIG_FAULTS=all $(ROOT)/tests/run -k "stock debug" -t '^($(FAULTS))$$'

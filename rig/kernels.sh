@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # kernels.sh - what each rig kernel is. Source, then call rig_kernel NAME
-# [KVER] to set KVER, KDIR, VMLINUZ, MODROOT and SLOWDOWN for it.
+# [KVER] to set KVER, KDIR, VMLINUZ, MODROOT, SLOWDOWN and DEADLINE_SCALE
+# for it.
 #   stock   a Debian kernel: KVER, default the newest installed with headers
 #   debug   the same linux-source with KUnit, KASAN, lockdep, rxe and siw
 #           (built once by scripts/debug-kernel.sh, cached outside the repo);
@@ -15,6 +16,7 @@ rig_kernel() {
 		VMLINUZ=/boot/vmlinuz-$KVER
 		MODROOT=/
 		SLOWDOWN=1
+		DEADLINE_SCALE=1
 		;;
 	debug)
 		local dk
@@ -25,6 +27,11 @@ rig_kernel() {
 		MODROOT=$dk/modules
 		# KASAN + lockdep under TCG run the rig about 8x slower
 		SLOWDOWN=8
+		# a scenario's deadline in the guest: its timeout (for Debian's
+		# kernel) times this. Below SLOWDOWN: the scenarios that run here
+		# move an eighth of the data (rig_volume), and a deadlock must
+		# end within CI's time
+		DEADLINE_SCALE=4
 		;;
 	*)
 		echo "unknown rig kernel '$1' (stock|debug)" >&2

@@ -35,25 +35,60 @@ rig_build_findings() {
 }
 
 # rig_scenario_verdict LOG - rig_verdict of one scenario's log, and a PASS
-# only if lockdep watched every check of it: "PASS [note]" or "FAIL why".
-# A check that began after lockdep switched itself off (after a report,
-# even an inherited one) is RIG-CHECK-UNWATCHED in the log.
+# only if its checks agree and lockdep watched all of it: "PASS" or "FAIL
+# why". The checks agree when at least one was made (RIG-CHECK ok), none
+# failed (RIG-CHECK FAIL, RIG-MUST-FAIL) and the result says PASS. A check
+# that began after lockdep switched itself off (after a report, even an
+# inherited one) is RIG-CHECK-UNWATCHED in the log; lockdep off at the end
+# (RIG-LOCKDEP 0, after the teardown and the unload) fails too.
 rig_scenario_verdict() {
-	local log=$1 v marks unwatched
+	local log=$1 v marks unwatched failed
 	v=$(rig_verdict "$log")
 	if [ "${v%% *}" != PASS ]; then
 		echo "$v"
 		return
 	fi
-	# the rig's lockdep lines, read once
-	marks=$(tr -d '\r' < "$log" | grep -a '^RIG-\(CHECK-UNWATCHED\|SCENARIO-BEGIN\|LOCKDEP\) ')
+	# the rig's lines, read once
+	marks=$(tr -d '\r' < "$log" | grep -a '^RIG-\(CHECK\|CHECK-UNWATCHED\|MUST-FAIL\|SCENARIO-BEGIN\|LOCKDEP\) ')
 	unwatched=$(sed -n 's/^RIG-CHECK-UNWATCHED //p' <<<"$marks" | head -1)
-	if grep -q '^RIG-SCENARIO-BEGIN .* lockdep=0' <<<"$marks"; then
+	failed=$(sed -n 's/^RIG-CHECK FAIL //p; s/^RIG-MUST-FAIL //p' <<<"$marks" | head -1)
+	if [ -n "$failed" ]; then
+		echo "FAIL a check failed though the result says PASS: $failed"
+	elif ! grep -q '^RIG-CHECK ok ' <<<"$marks"; then
+		echo "FAIL the scenario made no check"
+	elif grep -q '^RIG-SCENARIO-BEGIN .* lockdep=0' <<<"$marks"; then
 		echo "FAIL lockdep was off when the scenario began"
 	elif [ -n "$unwatched" ]; then
 		echo "FAIL lockdep was off (an earlier report switched it off) when check '$unwatched' began"
 	elif grep -q '^RIG-LOCKDEP 0' <<<"$marks"; then
-		echo "PASS lockdep switched itself off after an inherited report in the last check"
+		echo "FAIL lockdep switched itself off (a report, even an inherited one): the teardown and unload went unwatched"
+	else
+		echo PASS
+	fi
+}
+
+# rig_skips LOG - each check a scenario could not make on its kernel or
+# device (its RIG-SKIP lines), one a line: the runner counts each a skip
+rig_skips() {
+	tr -d '\r' < "$1" | sed -n 's/^RIG-SKIP //p'
+}
+
+# rig_deadline_verdict LOG - the verdict of a scenario that blocks in the
+# kernel on purpose (expect=deadline: tests/rig-deadline.sh): "PASS" only
+# if the guest ended it at its deadline as a failure, printed the blocked
+# tasks (sysrq w: a task in state D) and asked for a fresh boot for the
+# scenarios after it (or had none left); else "FAIL why"
+rig_deadline_verdict() {
+	local log
+	log=$(tr -d '\r' < "$1")
+	if ! grep -q '^RIG-DEADLINE ' <<<"$log"; then
+		echo "FAIL no deadline ended it: $(rig_verdict "$1" 2> /dev/null)"
+	elif ! grep -q '^RIG-RESULT FAIL .*deadline' <<<"$log"; then
+		echo "FAIL its deadline did not fail it"
+	elif ! grep -q 'task:.* state:D' <<<"$log"; then
+		echo "FAIL its blocked tasks were not printed"
+	elif ! grep -q '^RIG-RESTART \|^RIG-LOG deadline: no scenario left' <<<"$log"; then
+		echo "FAIL it did not hand the rest of its boot on"
 	else
 		echo PASS
 	fi
@@ -107,7 +142,9 @@ rig_stock_pair_verdict() {
 	elif grep -q '^RIG-MUST-FAIL ' "$log" "$log.target"; then
 		echo "$v (a step of the rig's own failed: $(grep -h -m1 '^RIG-MUST-FAIL ' \
 			"$log" "$log.target" | head -1 | cut -d' ' -f2-))"
-	elif grep -q '^RIG-PAIR .*\(the wire died\|boot hang\)' "$log"; then
+	# this run's wire or boot, not one given up before it ("RIG-PAIR again
+	# after the wire died": this run's own wire lived)
+	elif grep -q '^RIG-PAIR \([0-9.]* the wire died\|boot hang\)' "$log"; then
 		echo "$v (the rig's wire or boot failed)"
 	elif "$NVMEOF_ROOT/rig/emulator-fault.sh" "$log" "$log.target" > /dev/null; then
 		echo "$v (the emulator failed)"
@@ -201,19 +238,23 @@ style_results() {
 		printf -- '-\tstyle\tFAIL printed no gate (log: %s)\n' "$1"
 }
 
-# host_results KV NAME - a build-machine test's output (stdin) as result rows
-# "KV<tab>NAME<tab>PASS|FAIL|SKIP [why]": each "CASE STATUS case -- why" line
-# is a result of its own, the "RESULT STATUS why" line one for the test;
-# a test that printed neither failed.
+# host_results KV NAME [RC] - a build-machine test's output (stdin) as result
+# rows "KV<tab>NAME<tab>PASS|FAIL|SKIP [why]": each "CASE STATUS case -- why"
+# line is a result of its own, and so is each "RESULT STATUS why" line; a
+# test that printed neither failed, and so did one that exited with an RC
+# other than 0, whatever it printed.
 host_results() {
-	awk -F'\t' -v kv="$1" -v name="$2" '
+	awk -F'\t' -v kv="$1" -v name="$2" -v rc="${3:-0}" '
 	/^CASE (PASS|FAIL|SKIP) / {
 		st = $0; sub(/^CASE /, "", st); c = substr(st, 6); why = ""
 		if ((i = index(c, " -- ")) > 0) { why = substr(c, i + 4); c = substr(c, 1, i - 1) }
 		printf "%s\t%s: %s\t%s %s\n", kv, name, c, substr(st, 1, 4), why; n++; next
 	}
-	/^RESULT / && !r { printf "%s\t%s\t%s\n", kv, name, substr($0, 8); n++; r = 1 }
-	END { if (!n) printf "%s\t%s\tFAIL printed no RESULT line\n", kv, name }'
+	/^RESULT / { printf "%s\t%s\t%s\n", kv, name, substr($0, 8); n++ }
+	END {
+		if (!n) printf "%s\t%s\tFAIL printed no RESULT line\n", kv, name
+		if (rc != 0) printf "%s\t%s\tFAIL exited with status %s\n", kv, name, rc
+	}'
 }
 
 # host_verdicts KV FILE - result (the caller's) for each row of FILE

@@ -7,7 +7,8 @@
 # and take everything down, leaving no controller, port or subsystem.
 # Stock kernels only: the guide uses `nvme disconnect`, whose lockdep report
 # (nvme-core's, see rig_disconnect) the debug kernel would fail.
-# rig: pairs=ours/ours kernels=stock rdma=rxe timeout=180
+# covers: admin.md's complete example, run verbatim in the guest
+# rig: pairs=ours/ours kernels=stock rdma=rxe timeout=180 fast=oldest:ours/ours:rxe
 
 rig_setup_rdma
 guide=/rig/doc/admin.md

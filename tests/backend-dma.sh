@@ -11,7 +11,8 @@
 # debug kernel (DMA-API debug, all errors reported) no DMA-API error. On
 # Debian's kernels both devices sit behind the strict IOMMU (no DMA-API
 # debug there): the same I/O, with no DMA fault.
-# rig: pairs=ours/ours kernels=stock,debug rdma=rxe-hw timeout=300
+# covers: a backend that DMAs into the target's cached pages: DMA-API overlaps (debug), IOMMU faults
+# rig: pairs=ours/ours kernels=stock,debug rdma=rxe-hw timeout=300 fast=debug:ours/ours:rxe-hw
 
 T=/sys/kernel/tracing
 MAP=$T/events/nvmet_rdma/nvmet_rdma_map_data/enable
@@ -66,7 +67,8 @@ if [ -r $dma_errors ]; then
 	rig_log "DMA-API debug: $errors errors during the I/O"
 	rig_check "DMA-API debug: no overlapping or wrong mapping" test $errors -eq 0
 else
-	rig_log "no DMA-API debug on this kernel"
+	# Debian's kernels: the strict IOMMU's fault count above stands for it
+	rig_skip "DMA-API debug's overlap check: no DMA-API debug on this kernel"
 fi
 rig_check "disconnect" rig_disconnect
 rig_check "unexport" rig_unexport

@@ -13,7 +13,8 @@
 # loading anything.) Under TCG, DKMS's build in the guest takes 9-11
 # minutes: it runs on the oldest Debian kernel alone (Debian 12's own);
 # deb-roundtrip builds the package for the others.
-# rig: pairs=ours/ours kernels=oldest rdma=rxe hostroot=yes timeout=900
+# covers: the .deb on a running Debian system: DKMS builds, modprobe and autoload resolve to ours, removal brings stock back
+# rig: pairs=ours/ours kernels=oldest rdma=rxe hostroot=yes timeout=900 fast=none
 
 D=/mnt/debian
 KMOD=/proc/sys/kernel/modprobe

@@ -7,7 +7,8 @@
 # out of; a warning (1) with the kernel's own nvme-rdma loaded though ours
 # is installed, and with an MTU that leaves RoCE less than 1024 bytes. The
 # path MTU across a wire needs two guests: not here.
-# rig: pairs=ours/ours kernels=stock rdma=rxe timeout=180
+# covers: nvmeof-rdma check: its findings and exit status
+# rig: pairs=ours/ours kernels=stock rdma=rxe timeout=180 fast=oldest:ours/ours:rxe
 
 rig_serve_ram 64
 

@@ -10,7 +10,8 @@
 # to, a source address the host does not have) must fail cleanly; a target
 # granting fewer queues than asked gives a working controller with fewer;
 # the module unloads afterwards.
-# rig: pairs=ours/ours,ours/stock debug-pairs=ours/ours kernels=stock,debug rdma=rxe timeout=300
+# covers: every connect option where its effect shows
+# rig: pairs=ours/ours,ours/stock debug-pairs=ours/ours kernels=stock,debug rdma=rxe timeout=300 fast=oldest:ours/ours:rxe
 
 rig_serve_ram 64
 rig_must "export on [$RIG_IP6]:4421" rig_export "$RIG_DEV" 2 $RIG_IP6 ipv6 4421

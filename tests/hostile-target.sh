@@ -35,7 +35,8 @@
 # On rxe only: what is checked is how the host reads a target's answers,
 # which no rule of the device changes (it passed on rxe-hw, 6.1, December
 # 2026; left out for CI's time).
-# rig: pairs=ours/ours kernels=stock,debug rdma=rxe timeout=420
+# covers: a misbehaving target against our host: exact messages, no bad completion, clean unwinding
+# rig: pairs=ours/ours kernels=stock,debug rdma=rxe timeout=420 fast=debug:ours/ours:rxe
 
 rig_setup_rdma
 rig_load_host

@@ -16,7 +16,8 @@
 # passed too (6.1, 6.12, December 2026) and are left out for CI's time.
 # The debug kernel has no IOMMU driver (there rxe-hw maps through the DMA
 # API untranslated, under DMA-API debugging).
-# rig: pairs=ours/ours,stock/ours kernels=stock rdma=rxe-hw timeout=300
+# covers: every DMA address mapped while the device uses it, behind a strict IOMMU
+# rig: pairs=ours/ours,stock/ours kernels=stock rdma=rxe-hw timeout=300 fast=oldest:ours/ours:rxe-hw
 
 faults=/sys/kernel/debug/rxe_hw/dma_faults
 direction_faults=/sys/kernel/debug/rxe_hw/dma_direction_faults

@@ -12,7 +12,8 @@
 # only after the last I/O queue; without ours, the target ends every new
 # controller before its I/O queues connect, "Connect Invalid Data
 # Parameter, cntlid: N", and the host starts again, for good).
-# rig: pairs=ours/ours kernels=stock,debug rdma=rxe timeout=600
+# covers: 16 hosts on one port and their reconnect storm
+# rig: pairs=ours/ours kernels=stock,debug rdma=rxe timeout=600 fast=oldest:ours/ours:rxe
 
 N=16
 rig_serve_ram 64

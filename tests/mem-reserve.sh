@@ -10,7 +10,8 @@
 # admitted stay live, each whole (three queues on both sides), and carry
 # verified I/O. The reserve at 0 (none) admits a host again; -1 brings the
 # default back.
-# rig: pairs=ours/ours kernels=stock rdma=rxe timeout=240
+# covers: the target's memory reserve refuses a queue with a message and unwinds it
+# rig: pairs=ours/ours kernels=stock rdma=rxe timeout=240 fast=oldest:ours/ours:rxe
 
 rig_serve_ram 64
 P=/sys/module/nvmet_rdma/parameters/min_available_mb

@@ -14,7 +14,8 @@
 # The target's host_traddr op (6.12) is read only by nvmet's debugfs, which
 # Debian's 6.12 does not build; the address it gives is the statistics'
 # host_traddr, which the stats scenario checks.
-# rig: pairs=ours/ours kernels=stock rdma=rxe timeout=300
+# covers: every module parameter takes effect (6.12: a port of 256 entries)
+# rig: pairs=ours/ours kernels=stock rdma=rxe timeout=300 fast=newest:ours/ours:rxe
 
 rig_setup_rdma
 dev=$(rig_backing ram 64)

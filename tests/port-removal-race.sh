@@ -10,7 +10,8 @@
 # verified I/O. On a one-vCPU guest the two only interleave where the
 # scheduler switches between them, so a pass says less than a failure
 # would.
-# rig: pairs=ours/ours kernels=debug rdma=rxe-hw timeout=300
+# covers: the RDMA device and the port removed at the same moment
+# rig: pairs=ours/ours kernels=debug rdma=rxe-hw timeout=300 fast=debug:ours/ours:rxe-hw
 
 rig_serve_ram 16
 port=$NVMET_CFS/ports/1

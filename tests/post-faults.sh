@@ -10,7 +10,8 @@
 # and fio verifies every byte, without a command waiting for its timeout.
 # Then the host's: a REG_MR posted without its SEND is recovered by a
 # reconnect.
-# rig: pairs=ours/ours kernels=debug rdma=rxe-hw timeout=360
+# covers: chains of work requests that fail part-way, on both sides
+# rig: pairs=ours/ours kernels=debug rdma=rxe-hw timeout=360 fast=debug:ours/ours:rxe-hw
 
 rig_serve_ram 64
 P=/sys/module/rdma_rxe_hw/parameters

@@ -8,7 +8,8 @@
 # fit (bad_wr), and that flush CQEs retire slots as they are polled; the
 # device's refusal counter moves with them. The scenarios run on rxe-hw are
 # listed in testing.md.
-# rig: pairs=ours/ours kernels=debug rdma=rxe-hw timeout=120
+# covers: the rig itself: rxe-hw keeps an RNIC's send-queue rule
+# rig: pairs=ours/ours kernels=debug rdma=rxe-hw timeout=120 fast=debug:ours/ours:rxe-hw
 
 # ktap_ok NAME - the kernel log has KTAP's "ok N NAME" (and not "not ok")
 ktap_ok() { dmesg | grep -Eq "\] +ok [0-9]+ $1\$"; }

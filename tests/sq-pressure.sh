@@ -22,7 +22,8 @@
 # CI's time; its accounting is the same against our host. Our host against
 # the stock target runs on Debian's kernels only (CI's time: the debug
 # kernel watches our host in our own pair).
-# rig: pairs=ours/ours,ours/stock debug-pairs=ours/ours kernels=stock,debug rdma=rxe-hw timeout=300
+# covers: full I/O queues with held completions: no post lost to a full send queue
+# rig: pairs=ours/ours,ours/stock debug-pairs=ours/ours kernels=stock,debug rdma=rxe-hw timeout=300 fast=oldest:ours/ours:rxe-hw
 
 rig_setup_rdma
 rig_load_target

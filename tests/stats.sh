@@ -8,7 +8,8 @@
 # reconnect, no error recovery, the host's counters kept, the target's
 # queues replaced with their files; after the disconnect and the unload,
 # no file left.
-# rig: pairs=ours/ours kernels=stock,debug rdma=rxe timeout=180
+# covers: the statistics count a known workload exactly; nvmeof-rdma stat
+# rig: pairs=ours/ours kernels=stock,debug rdma=rxe timeout=180 fast=oldest:ours/ours:rxe
 
 rig_setup_rdma
 rig_load_target

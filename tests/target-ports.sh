@@ -14,7 +14,8 @@
 # kernel (ten times slower) our own pair only, for CI's time: the port code
 # is the target's, and KASAN and lockdep watch it there, on two vCPUs (an
 # I/O queue per CPU, completions racing submission and teardown).
-# rig: pairs=ours/ours,stock/ours debug-pairs=ours/ours kernels=stock,debug rdma=rxe timeout=420 debug-smp=2
+# covers: port kinds, in-capsule sizes, SRQ, T10-PI refused, a file namespace
+# rig: pairs=ours/ours,stock/ours debug-pairs=ours/ours kernels=stock,debug rdma=rxe timeout=420 debug-smp=2 fast=oldest:ours/ours:rxe
 
 rig_setup_rdma
 rig_load_target

@@ -11,7 +11,8 @@
 # the rig's device (not supported, no such file): a typo in the guide
 # would get a usage error instead. Debian's kernels only: the guide uses
 # `nvme disconnect` (see admin-guide).
-# rig: pairs=ours/ours kernels=stock rdma=rxe timeout=240
+# covers: tuning.md's commands, run in the guest
+# rig: pairs=ours/ours kernels=stock rdma=rxe timeout=240 fast=oldest:ours/ours:rxe
 
 guide=/rig/doc/tuning.md
 rig_must "the guide is here" test -f $guide

@@ -13,8 +13,21 @@ RIG_KMEMLEAK=/sys/kernel/debug/kmemleak
 # where a scenario's first failed check asks the kernel for its blocked
 # tasks (rig_fail); the build machine's tests of these helpers use a file
 RIG_SYSRQ=/proc/sysrq-trigger
-# whose tasks' kernel stacks a first failed check prints (rig_fail_stacks)
+# whose tasks' kernel stacks a first failed check prints (rig_fail_stacks),
+# lockdep's state and the modules loaded; the build machine's tests of these
+# helpers (tests/host/guest-helpers.sh) give stubs for these paths
 RIG_PROC=/proc
+# sysfs, for the controllers and tracing (rig_reset), and its modules'
+# build IDs, versions and parameters
+RIG_SYS=/sys
+RIG_SYS_MODULE=/sys/module
+# the build IDs of the image's modules, recorded at image build; where the
+# modules are; the files rig_reset clears
+RIG_BUILDIDS=/rig/buildids
+RIG_LIB_MODULES=/lib/modules
+RIG_TMP=/tmp
+# how a scenario past its deadline ends the guest (rig_deadline)
+RIG_POWEROFF="reboot -f"
 # our host's statistics (Documentation/statistics.md)
 RIG_HOST_STATS=/sys/kernel/debug/nvme_rdma
 KVER=$(uname -r)
@@ -42,6 +55,9 @@ RIG_WIRE_HOST=10.78.0.2
 RIG_WIRE_CTL=/dev/ttyS1
 
 rig_log() { echo "RIG-LOG $*"; }
+# rig_skip TEXT - a check this kernel or device cannot make: counted as
+# skipped in the runner's summary, never only logged
+rig_skip() { echo "RIG-SKIP $*"; }
 # rig_figure TEXT - a measurement of a fault scenario, for the table of
 # make faults (and the log)
 rig_figure() { echo "RIG-FIGURE $*"; }
@@ -120,7 +136,8 @@ rig_run_test() {
 	( set -u; RIG_WATCHED=1; . "$1" )
 	local rc=$?
 	[ $rc -eq 0 ] || [ -e $RIG_FAILFILE ] || rig_fail "scenario exited with $rc"
-	[ -z "${2:-}" ] || $2
+	# the teardown and unload are the scenario's, watched as its checks
+	[ -z "${2:-}" ] || ( RIG_WATCHED=1; $2 )
 	if [ -e $RIG_FAILFILE ]; then
 		echo "RIG-RESULT FAIL $name: $(head -1 $RIG_FAILFILE)"
 	else
@@ -131,8 +148,8 @@ rig_run_test() {
 # rig_lockdep - 1 while lockdep watches, 0 once it switched itself off
 # (after its first report, even an inherited one); nothing without lockdep.
 rig_lockdep() {
-	[ -r /proc/lockdep_stats ] &&
-		sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats
+	[ -r $RIG_PROC/lockdep_stats ] &&
+		sed -n 's/^ *debug_locks: *//p' $RIG_PROC/lockdep_stats
 }
 
 # rig_dump_log - what the host side judges besides the result: whether
@@ -197,21 +214,59 @@ rig_reset_and_scan() {
 # rig_modules - the loaded modules' names, newest first, without the ones
 # that cannot be unloaded at all ([permanent]: no exit function).
 rig_modules() {
-	awk '$4 !~ /permanent/ { print $1 }' /proc/modules
+	awk '$4 !~ /permanent/ { print $1 }' $RIG_PROC/modules
 }
 
-# rig_scenario FILE - one scenario of a boot that runs several (the host
-# side splits the console at the markers): the scenario, the guest put back
-# as it found it (rig_reset's checks count for the scenario), its result,
-# then its kernel log.
+# rig_scenario FILE [REST] - one scenario of a boot that runs several (the
+# host side splits the console at the markers): the scenario, the guest put
+# back as it found it (rig_reset's checks count for the scenario), its
+# result, then its kernel log. REST: the scenarios of the boot still to
+# run after it (comma-separated), for its deadline (rig_deadline).
 rig_scenario() {
-	local name
+	local name dl
 	name=$(basename "$1" .sh)
 	echo "RIG-SCENARIO-BEGIN $name t=$(rig_t) lockdep=$(rig_lockdep)"
 	RIG_MODULES_BEFORE=$(rig_modules)
+	rig_deadline "$1" "${2:-}" &
+	dl=$!
 	rig_run_test "$1" rig_reset_and_scan
+	kill $dl 2> /dev/null
+	wait $dl 2> /dev/null
 	rig_dump_log
 	echo "RIG-SCENARIO-END $name t=$(rig_t)"
+}
+
+# rig_deadline_s FILE - the seconds scenario FILE may take in this guest:
+# its header's timeout (default 240) times rig.deadline_scale (tests/run,
+# rig/kernels.sh: above 1 on the debug kernel)
+rig_deadline_s() {
+	local t
+	t=$(sed -n 's/^# rig:.*[[:space:]]timeout=\([0-9]*\).*/\1/p' "$1" | head -1)
+	echo $(( ${t:-240} * ${RIG_DEADLINE_SCALE:-1} ))
+}
+
+# rig_deadline FILE REST - run beside scenario FILE (rig_scenario): if it is
+# still running at its deadline, it failed. The tasks blocked then, the
+# stacks of those in NVMe or RDMA code and the kernel log go to the console,
+# the scenario's result and end are printed, and the guest asks for a
+# fresh boot for REST (RIG-RESTART, which tests/run answers) and powers
+# off: a scenario stuck in the kernel cannot be unwound, and the run goes
+# on with every verdict. RIG_DEADLINE_S overrides the deadline (tests).
+rig_deadline() {
+	local name s
+	name=$(basename "$1" .sh)
+	s=${RIG_DEADLINE_S:-$(rig_deadline_s "$1")}
+	sleep "$s" || return 0
+	echo "RIG-DEADLINE $name: still running after $s s"
+	echo "RIG-CHECK FAIL deadline: still running after $s s"
+	echo w > $RIG_SYSRQ 2> /dev/null
+	rig_fail_stacks
+	echo "RIG-RESULT FAIL $name: deadline: still running after $s s (blocked tasks and stacks above)"
+	rig_dump_log
+	if [ -n "$2" ]; then echo "RIG-RESTART $2"; else echo "RIG-LOG deadline: no scenario left in this boot"; fi
+	echo "RIG-SCENARIO-END $name t=$(rig_t)"
+	echo "RIG-END"
+	$RIG_POWEROFF
 }
 
 # rig_reset - after a scenario, what it set up goes, so that the next one
@@ -224,8 +279,8 @@ rig_reset() {
 	local m left n=0 l
 	# busybox has killall, not pkill (which was called here and never ran)
 	killall -9 fio $(ls /rig/bin) 2> /dev/null
-	[ -w /sys/kernel/tracing/events/enable ] &&
-		echo 0 > /sys/kernel/tracing/events/enable
+	[ -w $RIG_SYS/kernel/tracing/events/enable ] &&
+		echo 0 > $RIG_SYS/kernel/tracing/events/enable
 	rig_disconnect all
 	# the vCPUs tests/run booted the guest with (rig.cpus) are all online:
 	# a scenario said to race across CPUs ran on as many
@@ -266,7 +321,7 @@ rig_reset() {
 	for l in /dev/nvme*; do
 		[ -f "$l" ] && rm -f "$l"
 	done
-	rm -rf /tmp/*
+	rm -rf "${RIG_TMP:?}"/*
 }
 
 # rig_wait SECONDS CMD... - poll CMD every 0.2 s until it succeeds.
@@ -322,27 +377,27 @@ rig_rdma_link() {
 # rig_module_path stock|ours MODULE - the .ko that "stock" or "ours" means.
 rig_module_path() {
 	case $1 in
-	ours) echo /lib/modules/$KVER/updates/$2.ko ;;
+	ours) echo $RIG_LIB_MODULES/$KVER/updates/$2.ko ;;
 	stock) local d
 	       case $2 in
 	       nvme-rdma) d=host ;;
 	       nvmet-rdma) d=target ;;
 	       esac
 	       # compressed (.ko.xz) from Debian's 6.12 on
-	       ls /lib/modules/$KVER/kernel/drivers/nvme/$d/$2.ko* | head -1 ;;
+	       ls $RIG_LIB_MODULES/$KVER/kernel/drivers/nvme/$d/$2.ko* | head -1 ;;
 	esac
 }
 
 # rig_build_id_loaded MODULE - hex build ID of the loaded module (from its
 # ELF note in sysfs: 12-byte note header, "GNU\0", then the ID).
 rig_build_id_loaded() {
-	od -An -v -tx1 "/sys/module/$(echo "$1" | tr - _)/notes/.note.gnu.build-id" 2>/dev/null |
+	od -An -v -tx1 "$RIG_SYS_MODULE/$(echo "$1" | tr - _)/notes/.note.gnu.build-id" 2>/dev/null |
 		tr -d ' \n' | cut -c33-
 }
 
 # rig_build_id_file PATH - build ID of a module file, recorded at image build.
 rig_build_id_file() {
-	awk -v p="$1" '$1 == p { print $2 }' /rig/buildids
+	awk -v p="$1" '$1 == p { print $2 }' $RIG_BUILDIDS
 }
 
 # rig_verify_loaded stock|ours MODULE - the loaded module is the one asked
@@ -350,7 +405,7 @@ rig_build_id_file() {
 # srcversion and MODULE_VERSION match the file.
 rig_verify_loaded() {
 	local which=$1 mod=$2 sys have want other
-	sys=/sys/module/$(echo "$mod" | tr - _)
+	sys=$RIG_SYS_MODULE/$(echo "$mod" | tr - _)
 	have=$(rig_build_id_loaded "$mod")
 	want=$(rig_build_id_file "$(rig_module_path "$which" "$mod")")
 	if [ "$which" = ours ]; then
@@ -383,6 +438,10 @@ rig_load() {
 }
 
 rig_load_host() { rig_load "${1:-$RIG_HOST}" nvme-rdma; }
+
+# rig_module_param MODULE PARAM VALUE - set a loaded module's parameter,
+# one writable at run time
+rig_module_param() { echo "$3" > "$RIG_SYS_MODULE/$1/parameters/$2"; }
 # rig_load_target [stock|ours [PARAM=VALUE...]]
 rig_load_target() {
 	local which=${1:-$RIG_TARGET}
@@ -490,7 +549,7 @@ rig_nvme_ns() {
 rig_has_ns() { [ -b "$(rig_nvme_ns)" ]; }
 
 # rig_no_controllers - true when no NVMe controller is left (for rig_wait)
-rig_no_controllers() { ! ls -d /sys/class/nvme/nvme*/ > /dev/null 2>&1; }
+rig_no_controllers() { ! ls -d $RIG_SYS/class/nvme/nvme*/ > /dev/null 2>&1; }
 
 # rig_connect [TRADDR TRSVCID] [nvme connect options...] - connect, wait for
 # the namespace, print its device.
@@ -525,7 +584,7 @@ rig_connect_host() {
 # any report, which would leave the rest of the guest's run unchecked.
 rig_disconnect() {
 	local nqn=${1:-$RIG_NQN} c rc=0
-	for c in /sys/class/nvme/nvme*; do
+	for c in $RIG_SYS/class/nvme/nvme*; do
 		[ -e "$c/delete_controller" ] || continue
 		[ "$nqn" = all ] || [ "$(cat "$c/subsysnqn")" = "$nqn" ] || continue
 		echo 1 > "$c/delete_controller" || rc=1
@@ -690,9 +749,16 @@ rig_wire_setup() {
 }
 
 # rig_wire REQUEST - ask the build machine for a fault on the wire ("link
-# off", "link on": the host guest's end of it) and wait for its "ok"
+# off", "link on": the host guest's end of it) and wait for its "ok"; any
+# other answer ("failed: " and why: rig/run-pair.sh) fails. A request
+# other than "target ready" and "target mark" is a fault: a connect after
+# it may need retries (RIG_WIRE_FAULTED, rig_wire_connect).
 rig_wire() {
 	local reply=
+	case $* in
+	"target ready"|"target mark "*) ;;
+	*) RIG_WIRE_FAULTED=1 ;;
+	esac
 	echo "$*" >&3
 	read -r -t 30 reply <&3
 	[ "$reply" = ok ] || { rig_log "wire: '$*' answered '$reply'"; return 1; }
@@ -711,22 +777,41 @@ rig_wire_serve() {
 	rig_must "brd backing device" test -b "$dev"
 	rig_must "export $dev on $RIG_WIRE_TARGET:4420" rig_export "$dev" 1 $RIG_WIRE_TARGET
 	RIG_WIRE_DEV=$dev
+	# the host guest connects once it hears this (rig_wire_connect)
+	echo ready >&3
 	rig_must "the host guest ended" rig_wire_wait_end
 }
 
+# rig_fabrics_add OPTIONS - a controller made with the fabrics OPTIONS,
+# straight through the kernel's fabrics device as nvme-cli does; why the
+# kernel refused it on stderr
+rig_fabrics_add() { echo "$1" > /dev/nvme-fabrics; }
+
 # rig_wire_connect OPTIONS - connect to the target guest with the fabrics
 # OPTIONS (",ctrl_loss_tmo=12,..."), through the fabrics device as nvme-cli
-# does (nvme-cli 2.4 has no option for fast_io_fail_tmo); the target guest
-# boots beside this one, so refused connects are retried for two minutes.
-# Then wait for the namespace.
+# does (nvme-cli 2.4 has no option for fast_io_fail_tmo), once the target
+# guest, which boots beside this one, says it serves ("target ready", two
+# minutes at most); then wait for the namespace. A connect that fails then
+# is retried every 2 s for two minutes, each retry logged. Ours needing a
+# retry with no fault asked of the wire before (rig_wire) is a flaky
+# connect, a failure; stock's (the reference) is only logged, and so is a
+# retry after a fault, whose repair the fabric may still be taking in.
 rig_wire_connect() {
-	local n=0
-	until echo "transport=rdma,traddr=$RIG_WIRE_TARGET,trsvcid=4420,nqn=$RIG_NQN,hostnqn=$(cat /etc/nvme/hostnqn),hostid=$(cat /etc/nvme/hostid)$1" \
-		> /dev/nvme-fabrics 2> /dev/null; do
+	local n=0 err opts
+	until rig_wire target ready; do
 		n=$((n + 1))
+		[ $n -lt 6 ] || { rig_log "connect: the target guest never said it serves"; return 1; }
+	done
+	opts="transport=rdma,traddr=$RIG_WIRE_TARGET,trsvcid=4420,nqn=$RIG_NQN,hostnqn=$(cat /etc/nvme/hostnqn),hostid=$(cat /etc/nvme/hostid)$1"
+	n=0
+	until err=$(rig_fabrics_add "$opts" 2>&1); do
+		n=$((n + 1))
+		rig_log "connect: attempt $n failed${err:+ ($err)}, ${RIG_HOST:-} host${RIG_WIRE_FAULTED:+, after a fault}"
 		[ $n -lt 60 ] || return 1
 		sleep 2
 	done
+	[ $n -eq 0 ] || [ "${RIG_HOST:-}" != ours ] || [ -n "${RIG_WIRE_FAULTED:-}" ] ||
+		rig_fail "connect: ours needed $n retries with no fault injected (a flaky connect)"
 	rig_wait 30 rig_has_ns
 }
 
@@ -879,9 +964,11 @@ rig_wire_outage() {
 	rig_fio_load "$(rig_nvme_ns)" 40 &
 	pid=$!
 	sleep 5
-	rig_check "$1: $2" rig_wire $2
+	# the fault and its repair are the rig's steps: one it could not do
+	# fails the run on stock too (rig_must)
+	rig_must "$1: $2" rig_wire $2
 	sleep "$4"
-	rig_check "$1: $3" rig_wire $3
+	rig_must "$1: $3" rig_wire $3
 	t_on=$(rig_t)
 	rig_check "the controller reconnected by itself" rig_wait 60 rig_reconnected &&
 		rig_figure "reconnected $(rig_reconnect_since $t_on) s after '$3'"

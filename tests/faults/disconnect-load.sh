@@ -4,7 +4,8 @@
 # rather than hang, and no controller be left; nvme-rdma then unloads (the
 # rig's teardown fails a module that stays). The disconnect is last, judged
 # in one check (rig_fio_heavy).
-# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=300
+# covers: a disconnect under heavy load ends, nothing left
+# rig: pairs=ours/ours,stock/stock full-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=300 fast=none
 
 wire_target() { rig_wire_serve; }
 

@@ -6,7 +6,8 @@
 # controller began reconnecting, the controller is deleted after 12 / 2 = 6
 # failed reconnects, nothing hangs, and nvme-rdma unloads once the link is
 # back; the kernel's times printed.
-# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=300
+# covers: the link gone for good: I/O fails after fast_io_fail_tmo, the controller goes
+# rig: pairs=ours/ours,stock/stock full-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=300 fast=none
 
 wire_target() { rig_wire_serve; }
 

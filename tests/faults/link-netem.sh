@@ -10,7 +10,8 @@
 # takes a 4 KiB QD16 load from ~150 to ~1 IOPS, and a queue can stall
 # until its I/O times out (30 s), after which error recovery reconnects and
 # the I/O is retried; reordering, which breaks go-back-N, does the same.
-# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=600
+# covers: loss, delay, duplicates and reordering on the wire: no data lost
+# rig: pairs=ours/ours,stock/stock full-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=600 fast=none
 
 wire_target() { rig_wire_serve; }
 
@@ -20,7 +21,7 @@ netem_phase() {
 	local what=$1 iops n
 	shift
 	if [ "$1" != none ]; then
-		rig_check "netem $*" $TC qdisc replace dev "$RIG_WIRE_NIC" root netem "$@" || return
+		rig_must "netem $*" $TC qdisc replace dev "$RIG_WIRE_NIC" root netem "$@"
 	fi
 	n=$(rig_reconnects)
 	rig_check "fio verified every block, $what" rig_fio_load "$(rig_nvme_ns)" 15

@@ -8,7 +8,8 @@
 # so fio holding it does not pin nvme-rdma, and stock's and ours unload.
 # The unload is last, judged in one check (rig_fio_heavy); a disconnect
 # under load is disconnect-load's.
-# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=400
+# covers: ten resets under load, then an unload under heavy load
+# rig: pairs=ours/ours,stock/stock full-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=400 fast=none
 
 wire_target() { rig_wire_serve; }
 

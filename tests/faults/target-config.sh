@@ -10,7 +10,8 @@
 # and ends (fio with an error, never a hang), the block device goes; the
 # namespace enabled again: the host finds it by itself, verified I/O on
 # it, the controller live all along.
-# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=400
+# covers: the target's port and namespace changed under load
+# rig: pairs=ours/ours,stock/stock full-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=400 fast=none
 
 wire_target() { rig_wire_serve; }
 
@@ -22,12 +23,12 @@ wire_host() {
 
 	rig_fio_bg "$(rig_nvme_ns)" 120
 	sleep 5
-	rig_check "namespace disabled" rig_wire target ns off
+	rig_must "namespace disabled" rig_wire target ns off
 	t0=$(rig_t)
 	rig_fio_failed
 	rig_figure "I/O failed $(rig_since $t0) s after the namespace was disabled"
 	rig_check "the block device went" rig_wait 30 eval '! rig_has_ns'
-	rig_check "namespace enabled" rig_wire target ns on
+	rig_must "namespace enabled" rig_wire target ns on
 	t0=$(rig_t)
 	rig_check "the namespace came back by itself" rig_wait 60 rig_has_ns
 	rig_figure "namespace back $(rig_since $t0) s after it was enabled"

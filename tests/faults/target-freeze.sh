@@ -10,7 +10,8 @@
 # host deletes the controller: the delete ends (after the shutdown's
 # Property Set times out: admin_timeout, stock's time too), and nothing is
 # left.
-# rig: pairs=ours/ours,stock/stock check-pairs=none mixed-kernels=ours/ours kernels=stock,debug debug-pairs=ours/ours timeout=300
+# covers: the target frozen past the keep-alive timeout, then thawed
+# rig: pairs=ours/ours,stock/stock full-pairs=none mixed-kernels=ours/ours kernels=stock,debug debug-pairs=ours/ours timeout=300 fast=none
 
 wire_target() { rig_wire_serve; }
 
@@ -27,11 +28,11 @@ wire_host() {
 	# 60 s timeout on a frozen target. The kernel's delete itself waits
 	# for the shutdown's Property Set to time out (nvme_core's
 	# admin_timeout, 60 s by default, 15 s here), with stock as with ours
-	rig_check "target frozen again" rig_wire target stop
+	rig_must "target frozen again" rig_wire target stop
 	t_del=$(rig_t)
 	rig_check "disconnect from a frozen target ends (admin_timeout 15 s + 15 s)" \
 		timeout 30 sh -c 'echo 1 > /sys/class/nvme/nvme0/delete_controller'
 	rig_figure "a delete against the frozen target took $(rig_since $t_del) s (admin_timeout 15)"
-	rig_check "target thawed again" rig_wire target cont
+	rig_must "target thawed again" rig_wire target cont
 	rig_check "no controller left" rig_wait 30 rig_no_controllers
 }

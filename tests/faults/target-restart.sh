@@ -8,7 +8,8 @@
 # to the new instance, fio sees no error and verifies every block, every
 # file fsync'd on ext4 beside it is intact (the backing ramdisk stays, as a
 # real target's disk would).
-# rig: pairs=ours/ours,stock/stock check-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=300
+# covers: the target's whole stack unloaded and set up again
+# rig: pairs=ours/ours,stock/stock full-pairs=none kernels=stock,debug debug-pairs=ours/ours timeout=300 fast=none
 
 wire_target() { rig_wire_serve; }
 
@@ -20,7 +21,7 @@ wire_host() {
 	rig_fio_load "$(rig_nvme_ns)" 40 &
 	pid=$!
 	sleep 5
-	rig_check "target restarted" rig_wire target restart
+	rig_must "target restarted" rig_wire target restart
 	t0=$(rig_t)
 	rig_check "the controller reconnected by itself" rig_wait 60 rig_reconnected &&
 		rig_figure "reconnected $(rig_reconnect_since $t0) s after the restart"

@@ -6,7 +6,8 @@
 # for a whole one), and, the control, must write the tables of a whole run
 # with the ratios against stock/stock that its results give. Fed synthetic
 # RIG-BENCH lines (the metric given directly, as the guest may print it).
-# rig: once
+# covers: the benchmark's tables: no partial table
+# rig: once fast=once
 #
 # Usage: tests/host/bench-report.sh    prints one CASE PASS|FAIL line per case
 set -uo pipefail

@@ -4,7 +4,8 @@
 # build-gate: the checker checked. tests/run fails a module build whose log
 # has any diagnostic (rig_build_findings); feed it build logs with each kind
 # of diagnostic kbuild prints, and a clean one.
-# rig: once
+# covers: the build gate fails every kind of diagnostic
+# rig: once fast=once
 #
 # Usage: tests/host/build-gate.sh    prints one CASE PASS|FAIL line per case
 set -uo pipefail

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# rig: once changes-system
+# covers: make deb; apt-get install and remove on the build machine
+# rig: once changes-system fast=once
 #
 # deb-roundtrip: the Debian way to install. `make deb` builds
 # nvmeof-rdma-dkms_<version>_all.deb; `apt-get install ./FILE.deb` must

@@ -9,7 +9,9 @@
 # resolution is checked, with -S KVER).
 #
 # Usage: tests/host/dkms-roundtrip.sh KVER    prints RESULT PASS|FAIL <why>
-# rig: changes-system (tests/run keeps guests with this root away meanwhile)
+# covers: dkms install and remove; modprobe resolves to ours, then stock
+# changes-system: tests/run keeps guests with this root away meanwhile
+# rig: changes-system fast=oldest
 set -uo pipefail
 kver=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -7,6 +7,8 @@
 # own version and description so that users can tell them apart.
 #
 # Usage: tests/host/dropin-modinfo.sh KVER    prints RESULT PASS|FAIL <why>
+# covers: drop-in: names, stock's parameters and aliases, our version
+# rig: fast=oldest
 set -uo pipefail
 kver=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -7,7 +7,8 @@
 # verdict: our reports fail however close an allow-listed one follows, an
 # allow-listed report passes alone (with its note), and a clean log passes
 # (so a scanner that fails everything cannot pass either).
-# rig: once
+# covers: the splat scanner lets no report of ours through
+# rig: once fast=once
 #
 # Usage: tests/host/splat-scan.sh    prints one CASE PASS|FAIL line per case
 set -uo pipefail

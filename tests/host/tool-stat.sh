@@ -8,7 +8,8 @@
 # the differences, never subtract what is a state (live, queues, qid,
 # cntlid); the text rows must carry reads, writes, KiB and the sums of the
 # error columns; a queue that appears during the interval counts from 0.
-# rig: once
+# covers: nvmeof-rdma stat's arithmetic and formats
+# rig: once fast=once
 #
 # Usage: tests/host/tool-stat.sh    prints one CASE PASS|FAIL line per case
 set -uo pipefail
