@@ -160,6 +160,8 @@ rig_header_problems() {
 			[[ $val =~ ^[1-9][0-9]*$ ]] || echo "$key: not a number '$val'" ;;
 		expect)
 			[ "$val" = deadline ] || echo "expect: unknown verdict '$val'" ;;
+		order)
+			[ "$val" = first ] || [ "$val" = last ] || echo "order: unknown place '$val'" ;;
 		esac
 	done
 	grep -q '^# rig:.*[[:space:]]fast=' "$t" || echo "no fast= (its tier)"

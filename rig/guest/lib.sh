@@ -26,8 +26,10 @@ RIG_SYS_MODULE=/sys/module
 RIG_BUILDIDS=/rig/buildids
 RIG_LIB_MODULES=/lib/modules
 RIG_TMP=/tmp
-# how a scenario past its deadline ends the guest (rig_deadline)
-RIG_POWEROFF="reboot -f"
+# how a scenario past its deadline ends the guest (rig_deadline): at once,
+# without the sync of "reboot -f", which waits for the very locks the
+# stuck scenario holds (a block device's open_mutex)
+RIG_POWEROFF=rig_reboot_now
 # our host's statistics (Documentation/statistics.md)
 RIG_HOST_STATS=/sys/kernel/debug/nvme_rdma
 KVER=$(uname -r)
@@ -235,6 +237,8 @@ rig_scenario() {
 	rig_dump_log
 	echo "RIG-SCENARIO-END $name t=$(rig_t)"
 }
+
+rig_reboot_now() { echo b > /proc/sysrq-trigger; }
 
 # rig_deadline_s FILE - the seconds scenario FILE may take in this guest:
 # its header's timeout (default 240) times rig.deadline_scale (tests/run,
