@@ -6,7 +6,8 @@
 # "# covers:" line), its runs in the fast tier (make check) and in the full
 # tier (make check-full; a fault scenario's every pairing is make faults'),
 # and the guest time each kernel's runs took in the last run of this tree
-# (build/rig/<kver>/logs/, or LOGS, a build/rig of another tree).
+# (build/rig/<kver>/logs/, or LOGS, a build/rig of another tree), the
+# Debian kernels by their series.
 # tests/host/test-index.sh checks that testing.md's index is this one.
 #
 # Usage: scripts/test-index.sh [--no-times]
@@ -52,6 +53,10 @@ secs() {
 	for d in "$LOGS"/*/logs; do
 		[ -d "$d" ] || continue
 		kv=$(basename "$(dirname "$d")")
+		case $kv in
+		*-nvmeof-debug) kv=debug ;;
+		*) kv=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<<"$kv") ;;
+		esac
 		s=$(cat "$d/$1".*.log.secs 2> /dev/null | awk '{ s += $1 } END { if (NR) print s }')
 		[ -z "$s" ] || out+="${out:+, }$kv $s"
 	done
