@@ -12,18 +12,11 @@
 # rig: once fast=once
 #
 # Usage: tests/host/ktap-verdicts.sh    prints one CASE PASS|FAIL line per case
-set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-. "$root/scripts/lib.sh"
+. "$(dirname "$0")/lib/common.sh"
 . "$root/rig/verdict.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # the runner's result(), recording instead of counting
 result() { printf '%s %s%s\n' "$1" "$2" "${3:+  ($3)}" >> "$tmp/results"; }
-case_() {	# case_ NAME OK [GOT] - one CASE line
-	if [ "$2" = 0 ]; then echo "CASE PASS $1"; else echo "CASE FAIL $1 -- got: $3"; fi
-}
 
 # every suite of kunit/*.c reports, so that only the fixture's own suite
 # can fail; the fixture stands for the first

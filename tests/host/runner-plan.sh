@@ -11,17 +11,10 @@
 # rig: once fast=once
 #
 # Usage: tests/host/runner-plan.sh    prints one CASE PASS|FAIL line per case
-set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-. "$root/scripts/lib.sh"
+. "$(dirname "$0")/lib/common.sh"
 . "$root/rig/plan.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/tests/faults" "$tmp/tests/host"
 
-case_() {	# case_ NAME OK [GOT] - one CASE line
-	if [ "$2" = 0 ]; then echo "CASE PASS $1"; else echo "CASE FAIL $1 -- got: $3"; fi
-}
 # header FILE LINE - a test file whose header is LINE
 header() { printf '# SPDX-License-Identifier: GPL-2.0\n%s\nrig_check "x" true\n' "$2" > "$1"; }
 # problems WANT HEADER - rig_header_problems of a scenario with HEADER

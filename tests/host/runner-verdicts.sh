@@ -19,18 +19,11 @@
 # rig: once fast=once
 #
 # Usage: tests/host/runner-verdicts.sh    prints one CASE PASS|FAIL line per case
-set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-. "$root/scripts/lib.sh"
+. "$(dirname "$0")/lib/common.sh"
 . "$root/rig/verdict.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # the runner's result(), recording instead of counting
 result() { printf '%s %s%s\n' "$1" "$2" "${3:+  ($3)}" >> "$tmp/results"; }
-case_() {	# case_ NAME OK [GOT] - one CASE line
-	if [ "$2" = 0 ]; then echo "CASE PASS $1"; else echo "CASE FAIL $1 -- got: $3"; fi
-}
 
 # scenario LOCKDEP_AT_BEGIN [LINE...] - a passing scenario's log as the
 # guest prints it, with LINEs among its checks

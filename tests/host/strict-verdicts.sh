@@ -14,16 +14,8 @@
 # rig: once fast=once
 #
 # Usage: tests/host/strict-verdicts.sh    prints one CASE PASS|FAIL line per case
-set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-. "$root/scripts/lib.sh"
+. "$(dirname "$0")/lib/common.sh"
 . "$root/rig/verdict.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-case_() {	# case_ NAME OK [GOT] - one CASE line
-	if [ "$2" = 0 ]; then echo "CASE PASS $1"; else echo "CASE FAIL $1 -- got: $3"; fi
-}
 
 # build-machine tests: the exit status and every RESULT line count
 r=$(printf 'CASE PASS one\n' | host_results - exits 2)
