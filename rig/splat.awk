@@ -84,6 +84,38 @@ function inherited(s, e) {
 	return ""
 }
 
+# frames(S, E) - where the report S..E happened, for a reader who has only
+# the runner's output (CI's): its workqueue, then the innermost reliable
+# stack frames (not the "? " guesses, nor the scheduler's own), innermost
+# first, at most 8
+function frames(s, e,    j, f, n, out, wq) {
+	n = 0
+	out = ""
+	wq = ""
+	for (j = s; j <= e && n < 8; j++) {
+		if (line[j] ~ /Workqueue: /) {
+			wq = line[j]
+			sub(/.*Workqueue: /, "", wq)
+			continue
+		}
+		if (line[j] ~ /RIP: 0010:/) {
+			f = line[j]
+			sub(/.*RIP: 0010:/, "", f)
+		} else if (line[j] ~ /^(\[[ 0-9.]*\])? +[A-Za-z_][A-Za-z_0-9.]*\+0x[0-9a-f]+\/0x[0-9a-f]+/) {
+			f = line[j]
+			sub(/^(\[[ 0-9.]*\])? +/, "", f)
+		} else
+			continue
+		sub(/\+0x[0-9a-f]+\/0x[0-9a-f]+/, "", f)
+		if (f ~ /^(__schedule|schedule|schedule_timeout|schedule_preempt_disabled|io_schedule)( |$)/)
+			continue
+		out = out (n++ ? " < " : "") f
+	}
+	if (wq != "")
+		out = "(" wq ") " out
+	return out
+}
+
 END {
 	found = 0
 	for (i = 1; i <= NR; i++) {
@@ -97,6 +129,9 @@ END {
 			continue
 		}
 		print "splat: " line[i]
+		at = frames(i, e)
+		if (at != "")
+			print "  at: " at
 		found = 1
 	}
 	exit found

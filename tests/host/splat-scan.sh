@@ -77,6 +77,14 @@ expect "RCU expedited stall fails" fail '^splat: .*detected expedited stalls' \
 expect "RCU grace-period kthread starved fails" fail '^splat: .*kthread starved for' \
 	ours ours rcu-kthread-starved.txt
 expect "hung task fails" fail '^splat: .*INFO: task kworker/u2:1:87 blocked' ours ours hung-task.txt
+# what CI shows of a failure is the runner's output: each report's stack
+# comes with it, innermost frame first, the scheduler's own left out
+expect "a report's stack is printed under it" fail \
+	'^  at: nvme_rdma_recv_done \[nvme_rdma\] < __ib_process_cq \[ib_core\]$' \
+	ours ours warning-host.txt
+expect "a blocked task's workqueue and stack are printed under it" fail \
+	'^  at: \(nvme-reset-wq nvme_rdma_reset_ctrl_work \[nvme_rdma\]\) blk_mq_freeze_queue_wait < nvme_wait_freeze \[nvme_core\]' \
+	ours ours hung-task.txt
 expect "kmemleak report fails" fail '^splat: .*(suspected memory leaks|unreferenced object)' \
 	ours ours clean.txt kmemleak.txt
 expect "a kernel log that wrapped before its dump fails" fail \
