@@ -176,6 +176,60 @@ static inline u16 nvmeof_ns_pi_size(struct nvme_ns *ns)
 #endif
 }
 
+/* The NUMA node blk-mq's init_request gets: an int where NUMA_NO_NODE fits. */
+#ifdef HAVE_BLK_MQ_INIT_REQUEST_INT_NODE
+#define nvmeof_numa_node_t	int
+#else
+#define nvmeof_numa_node_t	unsigned int
+#endif
+
+/* A request's data mapped into @sgl: its segment count. */
+static inline int nvmeof_rq_map_sg(struct request *rq, struct scatterlist *sgl)
+{
+#ifdef HAVE_BLK_RQ_MAP_SG_RQ
+	return blk_rq_map_sg(rq, sgl);
+#else
+	return blk_rq_map_sg(rq->q, rq, sgl);
+#endif
+}
+
+/*
+ * Wait for the I/O queues to freeze, for the controller's I/O timeout
+ * where it has its own (settable in sysfs), else nvme-core's default.
+ * Returns 0 on a timeout, as nvme_wait_freeze_timeout() does.
+ */
+static inline int nvmeof_wait_freeze_timeout(struct nvme_ctrl *ctrl)
+{
+#ifdef HAVE_NVME_WAIT_FREEZE_TIMEOUT_CTRL
+	return nvme_wait_freeze_timeout(ctrl);
+#else
+	return nvme_wait_freeze_timeout(ctrl, NVME_IO_TIMEOUT);
+#endif
+}
+
+/*
+ * A reconnect succeeded: its count starts again from 0, after adding it to
+ * the controller's lifetime count where nvme-core keeps one (sysfs).
+ */
+static inline void nvmeof_reconnected(struct nvme_ctrl *ctrl)
+{
+#ifdef HAVE_NVME_CTRL_ACC_RECONNECTS
+	atomic_long_add(ctrl->nr_reconnects, &ctrl->acc_reconnects);
+#endif
+	ctrl->nr_reconnects = 0;
+}
+
+/*
+ * nvme_ctrl_ops.get_virt_boundary, where nvme-core asks the transport for
+ * it (and calls it unchecked): RDMA keeps the controller page boundary its
+ * fast registrations need, the value nvme-core used before it asked.
+ */
+#ifdef HAVE_NVME_CTRL_OPS_GET_VIRT_BOUNDARY
+#define NVMEOF_CTRL_OPS_VIRT_BOUNDARY	.get_virt_boundary = nvme_get_virt_boundary,
+#else
+#define NVMEOF_CTRL_OPS_VIRT_BOUNDARY
+#endif
+
 /* Scatterlist entries of a request's integrity payload, and mapping it. */
 static inline unsigned int nvmeof_rq_count_integrity_sg(struct request *rq)
 {
@@ -198,6 +252,7 @@ static inline int nvmeof_rq_map_integrity_sg(struct request *rq,
 #endif /* NVMEOF_COMPAT_NVME_HOST */
 
 #ifdef NVMEOF_COMPAT_NVMET
+#include <linux/inet.h>
 #include "nvmet.h"
 
 /*
@@ -210,6 +265,49 @@ static inline int nvmeof_sq_init(struct nvmet_sq *sq, struct nvmet_cq *cq)
 	return nvmet_sq_init(sq, cq);
 #else
 	return nvmet_sq_init(sq);
+#endif
+}
+
+/*
+ * The CQ of a queue is reference counted where nvmet shares CQs
+ * (HAVE_NVMET_CQ_REFCOUNT): one reference from nvmeof_cq_init(), one that
+ * nvmet_sq_init() takes for the SQ; the last nvmeof_cq_put() drops the
+ * controller reference that the queue's connect gave the CQ. Elsewhere the
+ * CQ is plain data.
+ */
+static inline void nvmeof_cq_init(struct nvmet_cq *cq)
+{
+#ifdef HAVE_NVMET_CQ_REFCOUNT
+	nvmet_cq_init(cq);
+#endif
+}
+
+static inline void nvmeof_cq_put(struct nvmet_cq *cq)
+{
+#ifdef HAVE_NVMET_CQ_REFCOUNT
+	nvmet_cq_put(cq);
+#endif
+}
+
+/* Start a command on @sq, whose CQ is @cq (nvmet finds it itself where it can). */
+static inline bool nvmeof_req_init(struct nvmet_req *req, struct nvmet_sq *sq,
+				   struct nvmet_cq *cq,
+				   const struct nvmet_fabrics_ops *ops)
+{
+#ifdef HAVE_NVMET_REQ_INIT_SQ
+	return nvmet_req_init(req, sq, ops);
+#else
+	return nvmet_req_init(req, cq, sq, ops);
+#endif
+}
+
+/* Whether a listening address is the wildcard (INADDR_ANY, in6addr_any). */
+static inline bool nvmeof_inet_addr_is_any(struct sockaddr_storage *addr)
+{
+#ifdef HAVE_INET_ADDR_IS_ANY_STORAGE
+	return inet_addr_is_any(addr);
+#else
+	return inet_addr_is_any((struct sockaddr *)addr);
 #endif
 }
 

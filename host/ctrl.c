@@ -148,7 +148,7 @@ static int nvme_rdma_configure_io_queues(struct nvme_rdma_ctrl *ctrl, bool new)
 	if (!new) {
 		nvme_start_freeze(&ctrl->ctrl);
 		nvmeof_unquiesce_io_queues(&ctrl->ctrl);
-		if (!nvme_wait_freeze_timeout(&ctrl->ctrl, NVME_IO_TIMEOUT)) {
+		if (!nvmeof_wait_freeze_timeout(&ctrl->ctrl)) {
 			/*
 			 * If we timed out waiting for freeze we are likely to
 			 * be stuck.  Fail the controller initialization just
@@ -431,7 +431,7 @@ static void nvme_rdma_reconnect_ctrl_work(struct work_struct *work)
 		 ctrl->ctrl.nr_reconnects);
 	atomic64_inc(&ctrl->stats.reconnects);
 
-	ctrl->ctrl.nr_reconnects = 0;
+	nvmeof_reconnected(&ctrl->ctrl);
 
 	return;
 
@@ -549,6 +549,7 @@ static const struct nvme_ctrl_ops nvme_rdma_ctrl_ops = {
 	.delete_ctrl		= nvme_rdma_delete_ctrl,
 	.get_address		= nvmf_get_address,
 	.stop_ctrl		= nvme_rdma_stop_ctrl,
+	NVMEOF_CTRL_OPS_VIRT_BOUNDARY
 };
 
 /*

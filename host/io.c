@@ -374,8 +374,8 @@ static int nvme_rdma_dma_map_req(struct ib_device *ibdev, struct request *rq,
 					     NVME_RDMA_INLINE_SG_CNT);
 		if (ret)
 			return -ENOMEM;
-		req->data_sgl.nents = blk_rq_map_sg(rq->q, rq,
-						    req->data_sgl.sg_table.sgl);
+		req->data_sgl.nents = nvmeof_rq_map_sg(rq,
+						       req->data_sgl.sg_table.sgl);
 	}
 
 	*count = ib_dma_map_sg(ibdev, req->data_sgl.sg_table.sgl,
@@ -1323,7 +1323,7 @@ static void nvme_rdma_exit_request(struct blk_mq_tag_set *set,
  */
 static int nvme_rdma_init_request(struct blk_mq_tag_set *set,
 				  struct request *rq, unsigned int hctx_idx,
-				  unsigned int numa_node)
+				  nvmeof_numa_node_t numa_node)
 {
 	struct nvme_rdma_ctrl *ctrl = to_rdma_ctrl(set->driver_data);
 	struct nvme_rdma_request *req = blk_mq_rq_to_pdu(rq);

@@ -868,8 +868,8 @@ void nvmet_rdma_handle_command(struct nvmet_rdma_queue *queue,
 				   cmd->send_sge.addr, cmd->send_sge.length,
 				   DMA_TO_DEVICE);
 
-	if (!nvmet_req_init(&cmd->req, &queue->nvme_cq,
-			    &queue->nvme_sq, &nvmet_rdma_ops)) {
+	if (!nvmeof_req_init(&cmd->req, &queue->nvme_sq, &queue->nvme_cq,
+			     &nvmet_rdma_ops)) {
 		atomic64_inc(&queue->stats.cmds_rejected);
 		return;
 	}

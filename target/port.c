@@ -241,7 +241,7 @@ void nvmet_rdma_disc_port_addr(struct nvmet_req *req,
 	struct nvmet_rdma_port *port = nport->priv;
 
 	/* the address listened on, also while a repair has no listener */
-	if (inet_addr_is_any((struct sockaddr *)&port->addr)) {
+	if (nvmeof_inet_addr_is_any(&port->addr)) {
 		struct nvmet_rdma_rsp *rsp =
 			container_of(req, struct nvmet_rdma_rsp, req);
 		struct rdma_cm_id *req_cm_id = rsp->queue->cm_id;

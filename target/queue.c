@@ -329,6 +329,8 @@ static void nvmet_rdma_free_queue(struct nvmet_rdma_queue *queue)
 	/* first: the commands it runs need the sq, the QP and the responses */
 	flush_work(&queue->wait_list_work);
 	nvmet_sq_destroy(&queue->nvme_sq);
+	/* the last reference: the controller's, which the connect gave it */
+	nvmeof_cq_put(&queue->nvme_cq);
 
 	nvmet_rdma_destroy_queue_ib(queue);
 	if (!queue->nsrq) {
@@ -464,10 +466,12 @@ nvmet_rdma_alloc_queue(struct nvmet_rdma_device *ndev,
 		goto out_reject;
 	}
 
+	/* the SQ takes a reference on its CQ (where nvmet counts them) */
+	nvmeof_cq_init(&queue->nvme_cq);
 	ret = nvmeof_sq_init(&queue->nvme_sq, &queue->nvme_cq);
 	if (ret) {
 		ret = NVME_RDMA_CM_NO_RSC;
-		goto out_free_queue;
+		goto out_put_cq;
 	}
 
 	ret = nvmet_rdma_parse_cm_connect_req(&event->param.conn, port->nport,
@@ -559,7 +563,8 @@ out_ida_remove:
 	ida_free(&nvmet_rdma_queue_ida, queue->idx);
 out_destroy_sq:
 	nvmet_sq_destroy(&queue->nvme_sq);
-out_free_queue:
+out_put_cq:
+	nvmeof_cq_put(&queue->nvme_cq);
 	kfree(queue);
 out_reject:
 	nvmet_rdma_cm_reject(cm_id, ret);
