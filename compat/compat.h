@@ -21,6 +21,17 @@
 
 #include <linux/nvme.h>
 #include <linux/nvme-rdma.h>
+#include <linux/workqueue.h>
+
+/*
+ * A per-CPU workqueue names itself so where workqueues are to become
+ * unbound by default (alloc_workqueue() warns of one that says neither).
+ */
+#ifdef HAVE_WQ_PERCPU
+#define NVMEOF_WQ_PERCPU	WQ_PERCPU
+#else
+#define NVMEOF_WQ_PERCPU	0
+#endif
 
 /*
  * Where the RDMA queue limit rose to 256, queues with metadata stay at 128

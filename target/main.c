@@ -217,7 +217,8 @@ static int __init nvmet_rdma_init(void)
 {
 	int ret;
 
-	nvmet_rdma_wq = alloc_workqueue("nvmet-rdma-wq", WQ_MEM_RECLAIM, 0);
+	nvmet_rdma_wq = alloc_workqueue("nvmet-rdma-wq",
+					WQ_MEM_RECLAIM | NVMEOF_WQ_PERCPU, 0);
 	if (!nvmet_rdma_wq)
 		return -ENOMEM;
 	nvmet_rdma_stats_init();
