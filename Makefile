@@ -45,6 +45,16 @@ SOURCES := Kbuild $(wildcard host/* target/* common/* compat/*.h kunit/*)
 
 all: modules
 
+# A Debian 13 kernel (its release says +deb13-) whose headers this machine
+# lacks is built in the Debian 13 root, with the compiler Debian built it
+# with (scripts/debian13-root.sh, made on first use); on a Debian 13
+# machine, with its headers installed, here as any other.
+ifeq ($(NVMEOF_IN_ROOT)$(if $(findstring +deb13-,$(KVER)),,no)$(wildcard $(KDIR)/Makefile),)
+modules kunit-modules:
+	$(ROOT)/scripts/debian13-root.sh run make -C $(ROOT) -j$(shell nproc) \
+		NVMEOF_NO_DEPS=1 NVMEOF_IN_ROOT=1 KVER=$(KVER) W=$(W) C=$(C) \
+		NVMEOF_VERSION=$(NVMEOF_VERSION) $@
+else
 # Sources are copied into build/KVER so several kernels can be built side by
 # side (M= builds in place); the private headers and compat config land there.
 # conftest.sh's probes build in a make of their own: '+' hands it make's
@@ -66,6 +76,7 @@ modules: prepare
 kunit-modules: prepare
 	$(MAKE) $(KBUILD_ARGS) NVMEOF_KUNIT=1 modules
 	@echo "$(NVMEOF_VERSION)" > $(BUILD)/version
+endif
 
 install: modules
 	install -D -m 644 $(BUILD)/host/nvme-rdma.ko $(DESTDIR)/lib/modules/$(KVER)/updates/nvme-rdma.ko

@@ -2,7 +2,10 @@
 # kernels.sh - what each rig kernel is. Source, then call rig_kernel NAME
 # [KVER] to set KVER, KDIR, VMLINUZ, MODROOT, SLOWDOWN and DEADLINE_SCALE
 # for it.
-#   stock   a Debian kernel: KVER, default the newest installed with headers
+#   stock   a Debian kernel: KVER, default the newest installed with headers;
+#           a Debian 13 kernel this machine lacks is the Debian 13 root's
+#           (scripts/debian13-root.sh): booted from there, its modules
+#           built in there (the Makefile), KDIR its path inside the root
 #   debug   the same linux-source with KUnit, KASAN, lockdep, rxe and siw
 #           (built once by scripts/debug-kernel.sh, cached outside the repo);
 #           RIG_DEBUG_SERIES picks the source (default 6.1; 6.12 for a
@@ -15,6 +18,10 @@ rig_kernel() {
 		KDIR=/lib/modules/$KVER/build
 		VMLINUZ=/boot/vmlinuz-$KVER
 		MODROOT=/
+		if [ ! -e "$KDIR/Makefile" ] && [[ $KVER == *+deb13-* ]]; then
+			MODROOT=$("$NVMEOF_ROOT/scripts/debian13-root.sh" path) || return 1
+			VMLINUZ=$MODROOT/boot/vmlinuz-$KVER
+		fi
 		SLOWDOWN=1
 		DEADLINE_SCALE=1
 		;;

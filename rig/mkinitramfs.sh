@@ -101,7 +101,8 @@ build_overlay() {
 	# depmod must see the whole tree, so work on a copy of the base's modules
 	cp -a "$base/lib/modules/$kver/." "$stage/lib/modules/$kver/"
 	cp "$host_ko" "$target_ko" "$stage/lib/modules/$kver/updates/"
-	cp "$rxe_hw/rdma_rxe_hw.ko" "$stage/lib/modules/$kver/extra/"
+	# no rxe-hw (an empty RXE_HW_DIR) for a kernel it is not built for
+	[ -z "$rxe_hw" ] || cp "$rxe_hw/rdma_rxe_hw.ko" "$stage/lib/modules/$kver/extra/"
 	[ ! -e "$rxe_hw/rxe_hw_test.ko" ] || cp "$rxe_hw/rxe_hw_test.ko" "$stage/rig/rxe-hw/"
 	for f in "$@"; do cp "$f" "$stage/rig/kunit/"; done
 	/sbin/depmod -b "$stage" "$kver"

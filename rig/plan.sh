@@ -8,8 +8,10 @@
 #   fast=KERNEL:HOST/TARGET[,...]        a fault scenario (tests/faults/)
 #   fast=KERNEL[,...]                    a build-machine test (tests/host/)
 #   fast=none                            make check-full only
-# KERNEL: debug, stock (every Debian kernel), oldest or newest (of the
-# Debian kernels of the run), once (a "# rig: once" build-machine test).
+# KERNEL: debug, stock (every Debian kernel), oldest or newest (of Debian
+# 12's kernels of the run), trixie (each of Debian 13's, booted from the
+# Debian 13 root: scripts/debian13-root.sh), once (a "# rig: once"
+# build-machine test).
 # A header that names an unknown key, kernel, pairing or device, or that
 # runs nowhere, is a failure (rig_header_problems), never a silent no-run.
 
@@ -25,12 +27,12 @@ rig_meta() {
 
 # rig_kernel_is KERNEL KIND PLACE - does fast='s KERNEL mean a rig kernel of
 # KIND (stock|debug) whose PLACE among the run's Debian kernels is PLACE
-# ("oldest", "newest", both or neither)?
+# ("oldest", "newest", both or neither; "trixie" for Debian 13's)?
 rig_kernel_is() {
 	case $1 in
 	debug) [ "$2" = debug ] ;;
 	stock) [ "$2" = stock ] ;;
-	oldest|newest) [ "$2" = stock ] && [[ " $3 " == *" $1 "* ]] ;;
+	oldest|newest|trixie) [ "$2" = stock ] && [[ " $3 " == *" $1 "* ]] ;;
 	*) return 1 ;;
 	esac
 }
@@ -67,6 +69,9 @@ rig_scenario_runs() {
 		for rdma in ${rdmas//,/ }; do
 			# Debian's kernel has no siw
 			[ "$rdma" = siw ] && [ "$k" = stock ] && continue
+			# rxe-hw is built from Debian 12's and the debug
+			# kernel's sources only (rig/rxe-hw/build.sh)
+			[ "$rdma" = rxe-hw ] && [[ " $place " == *" trixie "* ]] && continue
 			rp=$(rig_meta "$t" "$rdma-pairs" all)
 			[ "$rp" = all ] || [[ ,$rp, == *,$pair,* ]] || continue
 			[ "$tier" = full ] || rig_in_fast "$t" "$k" "$place" "$pair $rdma" || continue
@@ -168,7 +173,7 @@ rig_header_problems() {
 	# every run of the full tier, on a debug and on each place of a Debian
 	# kernel; each fast= entry must be one of them
 	runs= anywhere=
-	for k in debug oldest newest; do
+	for k in debug oldest newest trixie; do
 		place=$k
 		[ "$k" = debug ] || k=stock
 		case $kind in
@@ -180,7 +185,7 @@ rig_header_problems() {
 	if [ "$kind" = host ]; then
 		for e in $(rig_meta "$t" fast none | tr , ' '); do
 			case $e in
-			none|stock|oldest|newest) ;;
+			none|stock|oldest|newest|trixie) ;;
 			once) grep -q '^# rig: once' "$t" || echo "fast=once on a test for each kernel" ;;
 			*) echo "fast: unknown kernel '$e'" ;;
 			esac
@@ -193,7 +198,7 @@ rig_header_problems() {
 		[ "$e" = none ] && continue
 		k=${e%%:*}
 		case $k in
-		debug|oldest|newest) grep -qx -- "$e" <<<"$runs" ||
+		debug|oldest|newest|trixie) grep -qx -- "$e" <<<"$runs" ||
 			echo "fast entry '$e' is no run of its full tier" ;;
 		stock) grep -qx -- "oldest:${e#stock:}" <<<"$runs" ||
 			echo "fast entry '$e' is no run of its full tier" ;;

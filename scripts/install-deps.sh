@@ -9,12 +9,31 @@
 #   --check   only report what is missing; exit 1 if anything is.
 set -euo pipefail
 
-PKGS=(
+# the Debian release this machine runs: its kernels' package names
+. /etc/os-release
+case ${VERSION_CODENAME:-} in
+bookworm)
 	# the kernels we build for and boot in the guest, their headers, and
 	# their source (for the private nvme headers; 6.1's for the debug
-	# kernel): Debian 12's own 6.1 and the 6.12 it carries for Debian 13
-	linux-image-amd64 linux-headers-amd64 linux-source-6.1
-	linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12
+	# kernel): Debian 12's own 6.1 and the 6.12 it carries for Debian 13;
+	# Debian 13's kernels come in the Debian 13 root (debootstrap)
+	KERNEL_PKGS=(linux-image-amd64 linux-headers-amd64 linux-source-6.1
+		linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12
+		debootstrap)
+	;;
+trixie)
+	# Debian 13's own 6.12 (the test rig's debug kernel, built from 6.1's
+	# source, needs Debian 12)
+	KERNEL_PKGS=(linux-image-amd64 linux-headers-amd64 linux-source-6.12)
+	;;
+*)
+	echo "[nvmeof-rdma] Debian ${VERSION_CODENAME:-?} is not supported: Debian 12 (bookworm) or 13 (trixie)" >&2
+	exit 1
+	;;
+esac
+
+PKGS=(
+	"${KERNEL_PKGS[@]}"
 	# out-of-tree and kernel builds
 	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio
 	xz-utils zstd kmod sparse python3 dkms rsync git
@@ -37,6 +56,8 @@ PKGS=(
 # still 6.12.117), and the build then refuses the mismatch.
 declare -A SOURCE_OF=([linux-source-6.1]=linux-headers-amd64
 	[linux-source-6.12]=linux-headers-6.12-amd64)
+[ "$VERSION_CODENAME" = bookworm ] ||
+	SOURCE_OF=([linux-source-6.12]=linux-headers-amd64)
 
 installed() {
 	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q '^install ok installed$'
