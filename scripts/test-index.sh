@@ -36,7 +36,7 @@ runs() {
 # tier FILE KIND TIER - "debug: ...; 6.1: ..." of a test's runs in TIER
 tier() {
 	local t=$1 kind=$2 tr=$3 out= r p
-	for p in debug oldest newest; do
+	for p in debug oldest newest trixie; do
 		if [ "$p" = debug ]; then
 			r=$(runs "$kind" "$t" debug - "$tr")
 		else
@@ -55,6 +55,7 @@ secs() {
 		kv=$(basename "$(dirname "$d")")
 		case $kv in
 		*-nvmeof-debug) kv=debug ;;
+		*+deb13-*) kv=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1+deb13/' <<<"$kv") ;;
 		*) kv=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<<"$kv") ;;
 		esac
 		s=$(cat "$d/$1".*.log.secs 2> /dev/null | awk '{ s += $1 } END { if (NR) print s }')

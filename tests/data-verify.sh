@@ -14,7 +14,7 @@
 # DMA behind a strict IOMMU), each pairing with one of ours; the debug kernel
 # runs it on rxe and siw only, for CI's time.
 # covers: every byte verified on each transfer path, size and depth; all I/O queues; KASAN and lockdep on both fast paths with 2 vCPUs; iWARP (siw)
-# rig: pairs=all debug-pairs=ours/ours siw-pairs=ours/ours rxe-hw-pairs=ours/ours,ours/stock,stock/ours kernels=stock,debug rdma=rxe,siw,rxe-hw debug-rdma=rxe,siw timeout=300 debug-smp=2 fast=debug:ours/ours:rxe,debug:ours/ours:siw,oldest:ours/stock:rxe,oldest:stock/ours:rxe,newest:ours/ours:rxe
+# rig: pairs=all debug-pairs=ours/ours siw-pairs=ours/ours rxe-hw-pairs=ours/ours,ours/stock,stock/ours kernels=stock,debug rdma=rxe,siw,rxe-hw debug-rdma=rxe,siw timeout=300 debug-smp=2 fast=debug:ours/ours:rxe,debug:ours/ours:siw,oldest:ours/stock:rxe,oldest:stock/ours:rxe,newest:ours/ours:rxe,trixie:ours/ours:rxe
 
 rig_setup_rdma
 rig_load_target

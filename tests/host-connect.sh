@@ -11,7 +11,7 @@
 # granting fewer queues than asked gives a working controller with fewer;
 # the module unloads afterwards.
 # covers: every connect option where its effect shows
-# rig: pairs=ours/ours,ours/stock debug-pairs=ours/ours kernels=stock,debug rdma=rxe timeout=300 fast=oldest:ours/ours:rxe
+# rig: pairs=ours/ours,ours/stock debug-pairs=ours/ours kernels=stock,debug rdma=rxe timeout=300 fast=oldest:ours/ours:rxe,trixie:ours/ours:rxe
 
 rig_serve_ram 64
 rig_must "export on [$RIG_IP6]:4421" rig_export "$RIG_DEV" 2 $RIG_IP6 ipv6 4421

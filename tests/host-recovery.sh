@@ -25,7 +25,7 @@
 # hardware rules, DMA behind a strict IOMMU); the debug kernel runs it on
 # rxe only, for CI's time.
 # covers: reset, port loss and return, device removal, each under load; clean unload
-# rig: pairs=ours/ours,ours/stock,stock/ours debug-pairs=ours/ours rxe-hw-pairs=ours/ours kernels=stock,debug rdma=rxe,rxe-hw debug-rdma=rxe timeout=360 order=last debug-smp=2 fast=oldest:ours/ours:rxe
+# rig: pairs=ours/ours,ours/stock,stock/ours debug-pairs=ours/ours rxe-hw-pairs=ours/ours kernels=stock,debug rdma=rxe,rxe-hw debug-rdma=rxe timeout=360 order=last debug-smp=2 fast=oldest:ours/ours:rxe,trixie:ours/ours:rxe
 
 rig_serve_ram 64
 ns=$(rig_connect $RIG_IP4 4420 --reconnect-delay=1 --ctrl-loss-tmo=60)

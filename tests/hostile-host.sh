@@ -38,7 +38,7 @@
 # DMA behind a strict IOMMU); the debug kernel runs it on rxe and siw only, for
 # CI's time.
 # covers: a misbehaving host against our target: exact statuses, no damage, the parser under KASAN
-# rig: pairs=ours/ours kernels=stock,debug rdma=rxe,siw,rxe-hw debug-rdma=rxe,siw timeout=900 debug-smp=2 fast=debug:ours/ours:rxe
+# rig: pairs=ours/ours kernels=stock,debug rdma=rxe,siw,rxe-hw debug-rdma=rxe,siw timeout=900 debug-smp=2 fast=debug:ours/ours:rxe,trixie:ours/ours:rxe
 
 hh() { /rig/bin/hostile-host $RIG_IP4 4420 $RIG_NQN "$1"; }
 
