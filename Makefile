@@ -68,8 +68,13 @@ prepare:
 	@$(ROOT)/scripts/nvme-private-headers.sh $(KDIR) $(BUILD)/nvme-private $(KSRC)
 	+@$(ROOT)/compat/conftest.sh $(KDIR) $(BUILD)/nvme-private $(BUILD)/generated/compat-config.h
 
+# The layout guard compares the private structs as our modules were built
+# with them against the kernel's own BTF: a mismatched source is refused.
 modules: prepare
 	$(MAKE) $(KBUILD_ARGS) modules
+	@$(ROOT)/scripts/layout-guard.sh $(KVER) $(KDIR) $(BUILD)/host/nvme-rdma.ko \
+		$(BUILD)/target/nvmet-rdma.ko || \
+		{ rm -f $(BUILD)/host/nvme-rdma.ko $(BUILD)/target/nvmet-rdma.ko; exit 1; }
 	@echo "$(NVMEOF_VERSION)" > $(BUILD)/version
 	@echo "built for $(KVER): $(BUILD)/host/nvme-rdma.ko $(BUILD)/target/nvmet-rdma.ko"
 
