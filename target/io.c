@@ -289,6 +289,8 @@ static bool nvmet_rdma_posted_in_part(struct nvmet_rdma_rsp *rsp,
 		return false;
 	pr_err("queue %d: %s posted in part (%d): failing the queue\n",
 	       queue->idx, what, ret);
+	if (rsp->tag == NVMET_RDMA_DISCRETE_RSP_TAG)
+		llist_add(&rsp->free_node, &queue->stranded_rsps);
 	nvmet_rdma_error_comp(queue);
 	return true;
 }

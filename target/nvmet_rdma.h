@@ -138,7 +138,10 @@ struct nvmet_rdma_rsp {
 
 	struct list_head	wait_list;
 	int			tag;
-	/* on its queue's free_rsps while not in use */
+	/*
+	 * on its queue's free_rsps while not in use; a discrete one left taken
+	 * by a chain posted in part, on its queue's stranded_rsps
+	 */
 	struct llist_node	free_node;
 	bool			in_use;
 	/* the scatterlist of a one-page keyed-SGL transfer */
@@ -225,6 +228,11 @@ struct nvmet_rdma_queue {
 	 * needs a single consumer.
 	 */
 	struct llist_head	free_rsps;
+	/*
+	 * Discrete responses a chain posted in part left taken: not in the
+	 * ring, so the teardown finds them here (the ring's by in_use).
+	 */
+	struct llist_head	stranded_rsps;
 	struct nvmet_rdma_cmd	*cmds;
 
 	struct work_struct	release_work;

@@ -288,6 +288,7 @@ err_destroy_cq:
 
 static void nvmet_rdma_destroy_queue_ib(struct nvmet_rdma_queue *queue)
 {
+	struct nvmet_rdma_rsp *rsp, *next;
 	int i;
 
 	ib_drain_qp(queue->qp);
@@ -295,11 +296,18 @@ static void nvmet_rdma_destroy_queue_ib(struct nvmet_rdma_queue *queue)
 	/*
 	 * Reclaim resources of a response that is still in-flight when the
 	 * queue is being torn down. This happens when the connection was
-	 * forcefully disconnected while an I/O is in flight.
+	 * forcefully disconnected while an I/O is in flight, or a chain went
+	 * in part (nvmet_rdma_posted_in_part()): after the drain, no WR of
+	 * theirs is left on the device.
 	 */
 	for (i = 0; i < queue->recv_queue_size * 2; i++)
 		if (queue->rsps[i].in_use)
 			nvmet_rdma_free_rsp_resources(&queue->rsps[i]);
+	llist_for_each_entry_safe(rsp, next, llist_del_all(&queue->stranded_rsps),
+				  free_node) {
+		nvmet_rdma_free_rsp_resources(rsp);
+		nvmet_rdma_put_rsp(rsp);
+	}
 
 	if (queue->cm_id)
 		rdma_destroy_id(queue->cm_id);
