@@ -312,6 +312,21 @@ static inline bool nvmeof_req_init(struct nvmet_req *req, struct nvmet_sq *sq,
 #endif
 }
 
+/*
+ * The MDTS a port lets through: the transport's @mdts, or the port's own
+ * param_mdts where it has one and it is smaller (nvmet settles it to 0, none,
+ * or 1..NVMET_MAX_MDTS when the port is enabled). nvmet's Identify says the
+ * same, min_not_zero(get_mdts, port's).
+ */
+static inline u8 nvmeof_port_mdts(const struct nvmet_port *port, u8 mdts)
+{
+#ifdef HAVE_NVMET_PORT_MDTS
+	if (port && port->mdts > 0 && port->mdts < mdts)
+		return port->mdts;
+#endif
+	return mdts;
+}
+
 /* Whether a listening address is the wildcard (INADDR_ANY, in6addr_any). */
 static inline bool nvmeof_inet_addr_is_any(struct sockaddr_storage *addr)
 {

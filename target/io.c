@@ -672,12 +672,13 @@ static u32 nvmet_rdma_expected_len(struct nvmet_rdma_rsp *rsp)
 
 /*
  * The MDTS we advertise, in bytes on the wire (with metadata: data plus
- * metadata, unless PRACT). MDTS counts minimum memory pages, which nvmet
- * sets to 4 KiB (CAP.MPSMIN = 0).
+ * metadata, unless PRACT): ours, or the port's param_mdts if smaller. MDTS
+ * counts minimum memory pages, which nvmet sets to 4 KiB (CAP.MPSMIN = 0).
  */
 static u32 nvmet_rdma_max_transfer(struct nvmet_rdma_rsp *rsp)
 {
-	u8 mdts = nvmet_rdma_mdts(rsp->req.metadata_len);
+	u8 mdts = nvmeof_port_mdts(rsp->req.port,
+				   nvmet_rdma_mdts(rsp->req.metadata_len));
 
 	return nvmeof_rw_wire_len(SZ_4K << mdts, rsp->req.metadata_len,
 				  nvmet_rdma_pract(rsp));

@@ -482,6 +482,10 @@ rig_export() {
 	if [ -n "$inline" ]; then
 		echo "$inline" > "$port/param_inline_data_size" || return 1
 	fi
+	# RIG_PORT_ATTRS: more of the port's attributes, "NAME=VALUE ..."
+	for a in ${RIG_PORT_ATTRS:-}; do
+		echo "${a#*=}" > "$port/${a%%=*}" || return 1
+	done
 	ln -s "$sub" "$port/subsystems/$RIG_NQN"
 }
 
