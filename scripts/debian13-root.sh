@@ -3,10 +3,10 @@
 #
 # debian13-root.sh - the Debian 13 (trixie) root that Debian 13's kernels
 # are built for and booted from: its own compiler (gcc-14, as Debian built
-# those kernels), trixie's 6.12 and the newest 7.2 of trixie-backports, each
-# with its headers and its linux-source. Made with debootstrap from
-# Debian's registry once, kept in the cache outside the repository and
-# named by this script's content: a change here makes a new root.
+# those kernels), trixie's 6.12 and the newest 7.2 and 7.3 of
+# trixie-backports, each with its headers and its linux-source. Made with
+# debootstrap from Debian's registry once, kept in the cache outside the
+# repository and named by its recipe: another recipe makes a new root.
 #
 # Usage: scripts/debian13-root.sh path         make it if need be; print its path
 #        scripts/debian13-root.sh kvers        its kernels, one release a line
@@ -19,8 +19,8 @@ set -euo pipefail
 
 MIRROR=http://deb.debian.org/debian
 SECURITY=http://deb.debian.org/debian-security
-# the 7.x series taken from trixie-backports: its newest release
-BACKPORT_SERIES=7.2
+# the 7.x series taken from trixie-backports: each one's newest release
+BACKPORT_SERIES="7.2 7.3"
 PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves sparse
 	kmod xz-utils rsync linux-image-amd64 linux-headers-amd64"
 
@@ -91,14 +91,19 @@ make_root() {
 	quietly "installing the build tools and trixie's kernel" \
 		in_root "$tmp" apt-get install -y -q --no-install-recommends $PKGS
 	pin linux-source-6.12 linux-headers-amd64
-	# the newest release of the backported series, image and headers
-	bp=$(in_root "$tmp" apt-cache search --names-only \
-		"^linux-image-$BACKPORT_SERIES\.[0-9]+\+deb13-amd64\$" |
-		cut -d' ' -f1 | sort -V | tail -1)
-	[ -n "$bp" ] || die "trixie-backports has no linux-image-$BACKPORT_SERIES.*+deb13-amd64"
-	quietly "installing $bp" in_root "$tmp" apt-get install -y -q \
-		--no-install-recommends -t trixie-backports "$bp" "${bp/image/headers}"
-	pin "linux-source-$BACKPORT_SERIES" "$bp"
+	# the newest release of each backported series, image and headers
+	# (PKG/trixie-backports: those packages alone from there, not
+	# trixie's linux-image-amd64 upgraded to backports' newest)
+	for s in $BACKPORT_SERIES; do
+		bp=$(in_root "$tmp" apt-cache search --names-only \
+			"^linux-image-$s\.[0-9]+\+deb13-amd64\$" |
+			cut -d' ' -f1 | sort -V | tail -1)
+		[ -n "$bp" ] || die "trixie-backports has no linux-image-$s.*+deb13-amd64"
+		quietly "installing $bp" in_root "$tmp" apt-get install -y -q \
+			--no-install-recommends "$bp/trixie-backports" \
+			"${bp/image/headers}/trixie-backports"
+		pin "linux-source-$s" "$bp"
+	done
 	quietly "apt-get clean" in_root "$tmp" apt-get clean
 	# roots made by another version of this script are stale
 	for d in "$NVMEOF_CACHE"/roots/trixie-*/; do

@@ -382,10 +382,11 @@ static int nvmet_rdma_init_srqs(struct nvmet_rdma_device *ndev)
 		return 0;
 	}
 
-	ndev->srq_size = min(ndev->device->attrs.max_srq_wr,
-			     nvmet_rdma_srq_size);
-	ndev->srq_count = min(ndev->device->num_comp_vectors,
-			      ndev->device->attrs.max_srq);
+	/* min_t: the device's limits are u32 from 7.3 on, int before */
+	ndev->srq_size = min_t(int, ndev->device->attrs.max_srq_wr,
+			       nvmet_rdma_srq_size);
+	ndev->srq_count = min_t(int, ndev->device->num_comp_vectors,
+				ndev->device->attrs.max_srq);
 
 	ndev->srqs = kcalloc(ndev->srq_count, sizeof(*ndev->srqs), GFP_KERNEL);
 	if (!ndev->srqs)
@@ -529,7 +530,7 @@ nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 	 */
 	recv_sge = attrs->max_recv_sge;
 	if (nvmet_rdma_srqs_usable(attrs))
-		recv_sge = min(recv_sge, attrs->max_srq_sge);
+		recv_sge = min_t(int, recv_sge, attrs->max_srq_sge);
 	pages = nvmeof_in_capsule_pages(nport->inline_data_size, recv_sge,
 					PAGE_SIZE);
 	if (nport->inline_data_size > pages * PAGE_SIZE) {
