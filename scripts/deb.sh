@@ -54,7 +54,7 @@ Architecture: all
 Section: kernel
 Priority: optional
 Maintainer: nvmeof-rdma developers <nvmeof-rdma@localhost>
-Depends: dkms (>= 3.0), linux-headers-amd64 | linux-headers, linux-source-6.1 | linux-source-6.12 | linux-source-7.2, dwarves, xz-utils
+Depends: dkms (>= 3.0), linux-headers-amd64 | linux-headers, linux-source-6.1 | linux-source-6.12 | linux-source-7.2 | linux-source-7.3, dwarves, xz-utils
 Installed-Size: $(du -sk "$stage/usr" | cut -f1)
 Description: NVMe over Fabrics RDMA host and target transports (DKMS)
  Replacements for the in-tree nvme-rdma (host) and nvmet-rdma (target)
