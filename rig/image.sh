@@ -29,7 +29,7 @@ fi
 # none for a kernel of the Debian 13 root, whose source it is not built from
 # (rig/plan.sh plans no rxe-hw run there)
 rxe_hw=
-[ "$name" = stock ] && [ "$MODROOT" != / ] ||
+[ "$name" = stock ] && in_debian13_root "$KVER" ||
 	rxe_hw=$("$NVMEOF_ROOT/rig/rxe-hw/build.sh" "$KVER" "$KDIR")
 
 key=$( (cat "$NVMEOF_ROOT/rig/mkinitramfs.sh"; ls -l --time-style=+%s "$VMLINUZ") | sha256sum | cut -c1-12)

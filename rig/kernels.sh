@@ -18,7 +18,7 @@ rig_kernel() {
 		KDIR=/lib/modules/$KVER/build
 		VMLINUZ=/boot/vmlinuz-$KVER
 		MODROOT=/
-		if [ ! -e "$KDIR/Makefile" ] && [[ $KVER == *+deb13-* ]]; then
+		if in_debian13_root "$KVER"; then
 			MODROOT=$("$NVMEOF_ROOT/scripts/debian13-root.sh" path) || return 1
 			VMLINUZ=$MODROOT/boot/vmlinuz-$KVER
 		fi

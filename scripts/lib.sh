@@ -45,6 +45,12 @@ debian_kernel_mismatches() {
 	done | sort -u
 }
 
+# in_debian13_root KVER - is KVER a Debian 13 kernel this machine lacks:
+# one built in, and booted from, the Debian 13 root (scripts/debian13-root.sh)?
+in_debian13_root() {
+	[ ! -e "/lib/modules/$1/build/Makefile" ] && [[ $1 == *+deb13-* ]]
+}
+
 # newest_debian_kver - newest installed Debian kernel that has headers.
 newest_debian_kver() {
 	debian_kvers | tail -1

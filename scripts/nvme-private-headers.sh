@@ -23,12 +23,12 @@ want=$(kernel_version "$kdir")
 [ -n "$want" ] || die "cannot read the kernel version of $kdir (is it a kernel build directory?)"
 series=$(source_series "$want")
 if [ -z "$ksrc" ]; then
-	# Debian ships some kernels (trixie-backports' 7.0, 7.1 and 7.3.4)
-	# with images and headers but no linux-source package at all
+	# Debian ships some kernels (trixie-backports' 7.0 and 7.1) with
+	# images and headers but no linux-source package at all
 	if [ ! -e "/usr/src/linux-source-$series.tar.xz" ] &&
 	   command -v apt-cache > /dev/null &&
 	   [ -z "$(apt-cache show "linux-source-$series" 2> /dev/null)" ]; then
-		die "kernel $want needs its source for the private nvme headers, and Debian has no linux-source-$series package for it (some kernels come with images and headers only). Pass KSRC=<a tree of exactly $want> (e.g. kernel.org's linux-$want.tar.xz, which the layout guard then checks against the kernel's BTF), or use a kernel that has one (trixie-backports: 7.2)"
+		die "kernel $want needs its source for the private nvme headers, and Debian has no linux-source-$series package for it (some kernels come with images and headers only). Pass KSRC=<a tree of exactly $want> (e.g. kernel.org's linux-$want.tar.xz, which the layout guard then checks against the kernel's BTF), or use a kernel that has one (trixie-backports: 7.2, 7.3)"
 	fi
 	ksrc=$(source_tree "$series") ||
 		die "kernel $want needs its source for the private nvme headers: apt-get install linux-source-$series (or pass KSRC=<tree>)"
