@@ -26,9 +26,9 @@
 # where the target writes one; a well-formed capsule from the same tool
 # must be parsed (so a broken tool cannot pass); all the while a
 # well-behaved host does verified I/O (runs of 2 s, back to back, none may
-# fail), and afterwards it still gets verified I/O. Where nvmet has a
-# port's param_mdts (7.1), the MDTS case again on a port capped at 8 KiB:
-# Identify and our refusals follow the port's cap. Then the target is
+# fail), and afterwards it still gets verified I/O. Before all that, where
+# nvmet has a port's param_mdts (7.1), the MDTS case on a port capped at
+# 8 KiB: Identify and our refusals follow the port's cap. Then the target is
 # reloaded with use_srq=Y
 # and the overrun (no RNR: the SRQ has buffers), the flood, the refused
 # commands and MDTS run again, with a well-behaved host after them; then
@@ -82,6 +82,29 @@ beside_ok() {
 }
 
 rig_serve_ram 64
+
+# A port's own transfer cap (configfs param_mdts, where nvmet has it):
+# nvmet's Identify says the smaller of it and ours, and ours refuses a keyed
+# SGL beyond it as one beyond its own. The mdts case on a port of
+# param_mdts 1 (8 KiB) reads MDTS from Identify: exactly 8 KiB must pass,
+# 8 KiB + 1 byte and + 1 block be refused. First, before the cases below:
+# the refusal's log line is rate limited (10 in 5 s), and rejects-then-reads
+# spends that on 250 refusals.
+if mkdir "$NVMET_CFS/ports/9" && [ -e "$NVMET_CFS/ports/9/param_mdts" ]; then
+	rmdir "$NVMET_CFS/ports/9"
+	rig_unexport
+	RIG_PORT_ATTRS=param_mdts=1
+	rig_must "export $RIG_DEV on a port of param_mdts 1" rig_export "$RIG_DEV"
+	RIG_PORT_ATTRS=
+	rig_check "hostile host (param_mdts 1): mdts" hh mdts
+	rig_check "target refused an SGL of the port's MDTS + 1 byte" \
+		sh -c 'dmesg | grep -q "nvmet_rdma: queue [0-9]*: keyed SGL of 8193 bytes for a command of 8192 (most 8192): rejected"'
+	rig_check "unexport (param_mdts)" rig_unexport
+	rig_must "export $RIG_DEV on $RIG_IP4:4420 again" rig_export "$RIG_DEV"
+else
+	rmdir "$NVMET_CFS/ports/9" 2> /dev/null
+	rig_skip "a port's param_mdts: not in this kernel's nvmet"
+fi
 
 # nvmet core says why it refuses a fabrics command only in pr_debug
 DYNDBG=/sys/kernel/debug/dynamic_debug/control
@@ -146,25 +169,6 @@ rig_check "verified I/O after the hostile host" rig_fio_verify "$ns" randwrite 4
 rig_check "nvme disconnect" rig_disconnect
 rig_check "namespace gone" rig_wait 10 eval '! rig_has_ns'
 rig_check "unexport" rig_unexport
-
-# A port's own transfer cap (configfs param_mdts, where nvmet has it):
-# nvmet's Identify says the smaller of it and ours, and ours refuses a keyed
-# SGL beyond it as one beyond its own. The mdts case on a port of
-# param_mdts 1 (8 KiB) reads MDTS from Identify: exactly 8 KiB must pass,
-# 8 KiB + 1 byte and + 1 block be refused.
-if mkdir "$NVMET_CFS/ports/9" && [ -e "$NVMET_CFS/ports/9/param_mdts" ]; then
-	rmdir "$NVMET_CFS/ports/9"
-	RIG_PORT_ATTRS=param_mdts=1
-	rig_must "export $RIG_DEV on a port of param_mdts 1" rig_export "$RIG_DEV"
-	RIG_PORT_ATTRS=
-	rig_check "hostile host (param_mdts 1): mdts" hh mdts
-	rig_check "target refused an SGL of the port's MDTS + 1 byte" \
-		sh -c 'dmesg | grep -q "nvmet_rdma: queue [0-9]*: keyed SGL of 8193 bytes for a command of 8192 (most 8192): rejected"'
-	rig_check "unexport (param_mdts)" rig_unexport
-else
-	rmdir "$NVMET_CFS/ports/9" 2> /dev/null
-	rig_skip "a port's param_mdts: not in this kernel's nvmet"
-fi
 
 # the same target with shared receive queues
 rig_check "rmmod nvmet-rdma" rig_wait 20 $RMMOD nvmet-rdma
