@@ -536,6 +536,17 @@ out_fail:
 	nvme_rdma_reconnect_or_remove(ctrl);
 }
 
+/*
+ * May a namespace's requests carry PCI peer-to-peer pages (another device's
+ * BAR)? Where the RDMA device's DMA mapping reaches them: the host hands
+ * data pages only to ib_dma_map_sg() and never reads or copies them, and a
+ * soft device (rxe, siw) "DMAs" with the CPU, so never there.
+ */
+static bool nvme_rdma_supports_pci_p2pdma(struct nvme_ctrl *nctrl)
+{
+	return ib_dma_pci_p2p_dma_supported(to_rdma_ctrl(nctrl)->device->dev);
+}
+
 static const struct nvme_ctrl_ops nvme_rdma_ctrl_ops = {
 	.name			= "rdma",
 	.module			= THIS_MODULE,
@@ -550,6 +561,7 @@ static const struct nvme_ctrl_ops nvme_rdma_ctrl_ops = {
 	.get_address		= nvmf_get_address,
 	.stop_ctrl		= nvme_rdma_stop_ctrl,
 	NVMEOF_CTRL_OPS_VIRT_BOUNDARY
+	.supports_pci_p2pdma	= nvme_rdma_supports_pci_p2pdma,
 };
 
 /*
