@@ -334,8 +334,6 @@ static void nvmet_rdma_free_queue(struct nvmet_rdma_queue *queue)
 	/* before the sq, whose controller its file shows */
 	nvmet_rdma_stats_remove_queue(queue);
 
-	/* first: the commands it runs need the sq, the QP and the responses */
-	flush_work(&queue->wait_list_work);
 	nvmet_sq_destroy(&queue->nvme_sq);
 	/* the last reference: the controller's, which the connect gave it */
 	nvmeof_cq_put(&queue->nvme_cq);
@@ -359,6 +357,15 @@ static void nvmet_rdma_release_queue_work(struct work_struct *w)
 		container_of(w, struct nvmet_rdma_queue, release_work);
 	struct nvmet_rdma_device *dev = queue->dev;
 
+	/*
+	 * First: the commands it runs need the sq, the QP and the responses.
+	 * Not in nvmet_rdma_free_queue(), whose other caller is a failed
+	 * connect: the CM handler, under handler_mutex, of a queue never
+	 * established (so the work was never queued). A flush there shows
+	 * lockdep a cycle, idle or not: the work's Connect takes
+	 * nvmet_config_sem, under which port removal takes handler_mutex.
+	 */
+	flush_work(&queue->wait_list_work);
 	nvmet_rdma_free_queue(queue);
 
 	nvmet_rdma_put_device(dev);
