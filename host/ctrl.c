@@ -108,8 +108,16 @@ out_stop_queue:
 	nvme_rdma_stop_queue(&ctrl->queues[0]);
 	nvme_cancel_admin_tagset(&ctrl->ctrl);
 out_remove_admin_tag_set:
-	if (new)
+	if (new) {
+		/*
+		 * As nvme_rdma_teardown_admin_queue(): destroying a quiesced
+		 * queue would wait forever for a request it holds. None can
+		 * be queued here today (nothing submits before the
+		 * controller is live); kept so that none ever hangs it.
+		 */
+		nvmeof_unquiesce_admin_queue(&ctrl->ctrl);
 		nvme_remove_admin_tag_set(&ctrl->ctrl);
+	}
 out_free_async_qe:
 	if (ctrl->async_event_sqe.data) {
 		nvme_rdma_free_qe(ctrl->device->dev, &ctrl->async_event_sqe,
