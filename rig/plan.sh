@@ -10,8 +10,8 @@
 #   fast=none                            make check-full only
 # KERNEL: debug, stock (every Debian kernel), oldest or newest (of Debian
 # 12's kernels of the run), trixie (each of Debian 13's, booted from the
-# Debian 13 root: scripts/debian13-root.sh), once (a "# rig: once"
-# build-machine test).
+# Debian 13 root: scripts/debian13-root.sh), trixie-oldest (the oldest of
+# those), once (a "# rig: once" build-machine test).
 # A header that names an unknown key, kernel, pairing or device, or that
 # runs nowhere, is a failure (rig_header_problems), never a silent no-run.
 
@@ -27,12 +27,13 @@ rig_meta() {
 
 # rig_kernel_is KERNEL KIND PLACE - does fast='s KERNEL mean a rig kernel of
 # KIND (stock|debug) whose PLACE among the run's Debian kernels is PLACE
-# ("oldest", "newest", both or neither; "trixie" for Debian 13's)?
+# ("oldest", "newest", both or neither; "trixie" for Debian 13's, and
+# "trixie-oldest" too for the oldest of them)?
 rig_kernel_is() {
 	case $1 in
 	debug) [ "$2" = debug ] ;;
 	stock) [ "$2" = stock ] ;;
-	oldest|newest|trixie) [ "$2" = stock ] && [[ " $3 " == *" $1 "* ]] ;;
+	oldest|newest|trixie|trixie-oldest) [ "$2" = stock ] && [[ " $3 " == *" $1 "* ]] ;;
 	*) return 1 ;;
 	esac
 }
@@ -56,9 +57,12 @@ rig_in_fast() {
 rig_scenario_runs() {
 	local t=$1 k=$2 place=$3 tier=$4 tk pairs rdmas pair rdma rp
 	tk=$(rig_meta "$t" kernels stock,debug)
-	# oldest: the oldest of Debian's kernels alone (Debian 12's own)
-	[ "$k" = stock ] && [[ ,$tk, == *,oldest,* ]] && [[ " $place " == *" oldest "* ]] &&
-		tk+=,stock
+	# oldest: the oldest of Debian's kernels alone (Debian 12's own);
+	# trixie-oldest: the oldest of Debian 13's
+	for p in oldest trixie-oldest; do
+		[ "$k" = stock ] && [[ ,$tk, == *,$p,* ]] && [[ " $place " == *" $p "* ]] &&
+			tk+=,stock
+	done
 	[[ ,$tk, == *,$k,* ]] || return 0
 	pairs=$(rig_meta "$t" pairs all)
 	[ "$k" = debug ] && pairs=$(rig_meta "$t" debug-pairs "$pairs")
@@ -155,7 +159,8 @@ rig_header_problems() {
 			done ;;
 		kernels)
 			for v in ${val//,/ }; do
-				[[ " stock debug oldest " == *" $v "* ]] || echo "kernels: unknown kernel '$v'"
+				[[ " stock debug oldest trixie-oldest " == *" $v "* ]] ||
+					echo "kernels: unknown kernel '$v'"
 			done ;;
 		rdma|debug-rdma)
 			for v in ${val//,/ }; do
@@ -173,7 +178,7 @@ rig_header_problems() {
 	# every run of the full tier, on a debug and on each place of a Debian
 	# kernel; each fast= entry must be one of them
 	runs= anywhere=
-	for k in debug oldest newest trixie; do
+	for k in debug oldest newest trixie trixie-oldest; do
 		place=$k
 		[ "$k" = debug ] || k=stock
 		case $kind in
@@ -185,7 +190,7 @@ rig_header_problems() {
 	if [ "$kind" = host ]; then
 		for e in $(rig_meta "$t" fast none | tr , ' '); do
 			case $e in
-			none|stock|oldest|newest|trixie) ;;
+			none|stock|oldest|newest|trixie|trixie-oldest) ;;
 			once) grep -q '^# rig: once' "$t" || echo "fast=once on a test for each kernel" ;;
 			*) echo "fast: unknown kernel '$e'" ;;
 			esac
@@ -198,7 +203,7 @@ rig_header_problems() {
 		[ "$e" = none ] && continue
 		k=${e%%:*}
 		case $k in
-		debug|oldest|newest|trixie) grep -qx -- "$e" <<<"$runs" ||
+		debug|oldest|newest|trixie|trixie-oldest) grep -qx -- "$e" <<<"$runs" ||
 			echo "fast entry '$e' is no run of its full tier" ;;
 		stock) grep -qx -- "oldest:${e#stock:}" <<<"$runs" ||
 			echo "fast entry '$e' is no run of its full tier" ;;

@@ -53,9 +53,17 @@ if [[ " $append " == *" rig.rdma=rxe-hw "* ]]; then
 fi
 # rig.hostroot=PATH (a scenario's hostroot=yes; PATH the tree): this
 # machine's root, read-only over virtio-9p (tag hostroot), for a guest
-# that needs Debian's userland (tests/deb-guest.sh)
+# that needs Debian's userland (tests/deb-guest.sh); for a kernel of the
+# Debian 13 root (KERNEL is its /boot/vmlinuz-*) that root, and the tree,
+# which is not in it, as tag hosttree
 if [[ " $append " == *" rig.hostroot="* ]]; then
-	set -- -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap "$@"
+	userland=/
+	[[ $kernel == */roots/trixie-*/boot/vmlinuz-* ]] && userland=${kernel%/boot/*}
+	set -- -virtfs local,path="$userland",mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap "$@"
+	if [ "$userland" != / ]; then
+		tree=" $append" tree=${tree##* rig.hostroot=} tree=${tree%% *}
+		set -- -virtfs local,path="$tree",mount_tag=hosttree,security_model=none,readonly=on,multidevs=remap "$@"
+	fi
 fi
 boot_tmo=${RIG_BOOT_TIMEOUT:-180}
 

@@ -21,8 +21,9 @@ MIRROR=http://deb.debian.org/debian
 SECURITY=http://deb.debian.org/debian-security
 # the 7.x series taken from trixie-backports: each one's newest release
 BACKPORT_SERIES="7.2 7.3"
+# dkms: the .deb installed on this userland in a guest (tests/deb-guest.sh)
 PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves sparse
-	kmod xz-utils rsync linux-image-amd64 linux-headers-amd64"
+	kmod xz-utils rsync dkms linux-image-amd64 linux-headers-amd64"
 
 root=
 

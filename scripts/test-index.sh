@@ -35,13 +35,16 @@ runs() {
 
 # tier FILE KIND TIER - "debug: ...; 6.1: ..." of a test's runs in TIER
 tier() {
-	local t=$1 kind=$2 tr=$3 out= r p
-	for p in debug oldest newest trixie; do
-		if [ "$p" = debug ]; then
-			r=$(runs "$kind" "$t" debug - "$tr")
-		else
-			r=$(runs "$kind" "$t" stock "$p" "$tr")
-		fi
+	local t=$1 kind=$2 tr=$3 out= r p trixie=
+	for p in debug oldest newest trixie trixie-oldest; do
+		case $p in
+		debug) r=$(runs "$kind" "$t" debug - "$tr") ;;
+		# the oldest of Debian 13's: shown where it runs more than each
+		trixie-oldest) r=$(runs "$kind" "$t" stock "trixie $p" "$tr")
+			[ "$r" != "$trixie" ] || r= ;;
+		*) r=$(runs "$kind" "$t" stock "$p" "$tr") ;;
+		esac
+		[ "$p" = trixie ] && trixie=$r
 		[ -z "$r" ] || out+="${out:+; }$p: $r"
 	done
 	echo "${out:--}"

@@ -2,19 +2,23 @@
 # deb-guest: the Debian package installed the Debian way on a running
 # Debian system. The guest's root for it is this machine's Debian 12
 # (read-only over virtio-9p, writes kept in the guest's memory: an overlay),
-# with only the running kernel's headers; tests/run built the .deb from
-# the tree. apt-get install of it has DKMS build both modules for the
-# running kernel; modprobe loads that build (its build ID), the nvmet
+# with only the running kernel's headers; on the oldest of Debian 13's
+# kernels, the Debian 13 root (scripts/debian13-root.sh: trixie's
+# userland), with the running kernel's headers and those of its newest
+# backport kernel. tests/run built the .deb from the tree. apt-get install
+# of it has DKMS build both modules for each of those kernels (for the
+# backport kernel: installed, our version, not loaded); modprobe loads the
+# running kernel's build (its build ID), the nvmet
 # RDMA transport autoloads it when a port is enabled (the kernel's
 # request_module through that root's modprobe), and verified I/O runs
 # through both; apt-get remove brings the in-tree modules back, loaded by
 # the same modprobe and autoload. (tests/host/deb-roundtrip.sh checks the
 # same package on the build machine for every Debian kernel, without
 # loading anything.) Under TCG, DKMS's build in the guest takes 9-11
-# minutes: it runs on the oldest Debian kernel alone (Debian 12's own);
-# deb-roundtrip builds the package for the others.
-# covers: the .deb on a running Debian system: DKMS builds, modprobe and autoload resolve to ours, removal brings stock back
-# rig: pairs=ours/ours kernels=oldest rdma=rxe hostroot=yes timeout=900 fast=none
+# minutes a kernel: it runs on the oldest Debian kernel of each userland
+# alone; deb-roundtrip builds the package for Debian 12's others.
+# covers: the .deb on a running Debian system (12 and 13): DKMS builds, modprobe and autoload resolve to ours, removal brings stock back
+# rig: pairs=ours/ours kernels=oldest,trixie-oldest rdma=rxe hostroot=yes timeout=1800 fast=none
 
 D=/mnt/debian
 KMOD=/proc/sys/kernel/modprobe
@@ -36,6 +40,12 @@ debian_root() {
 		mount -t overlay -o lowerdir=/mnt/lower,upperdir=/mnt/rw/upper,workdir=/mnt/rw/work \
 			debian $D || return 1
 	for m in proc sys dev; do mount -o bind /$m $D/$m || return 1; done
+	# the Debian 13 root has not the tree (run-guest.sh shares it apart)
+	if [ ! -d "$D$RIG_HOSTROOT/build" ]; then
+		mkdir -p "$D$RIG_HOSTROOT" &&
+			mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=524288,cache=loose \
+				hosttree "$D$RIG_HOSTROOT" || return 1
+	fi
 	# what udev makes on a Debian system (DKMS's bash reads <(...) there)
 	[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 	# /run the guest's own (this machine's has its daemons' state); /tmp
@@ -49,6 +59,7 @@ debian_root_end() {
 	local m
 	[ -z "${old_kmod:-}" ] || echo "$old_kmod" > $KMOD
 	for m in run dev sys proc; do umount $D/$m 2> /dev/null; done
+	umount "$D$RIG_HOSTROOT" 2> /dev/null
 	umount $D 2> /dev/null
 	umount /mnt/rw 2> /dev/null
 	umount /mnt/lower 2> /dev/null
@@ -95,9 +106,18 @@ deb=$(ls "$D$RIG_HOSTROOT"/build/rig/deb/nvmeof-rdma-dkms_*_all.deb 2> /dev/null
 rig_must "the package tests/run built" test -f "$deb"
 deb=${deb#$D}
 # the other kernels' headers out of sight (their build links: a whole
-# tree removed through the overlay takes minutes), so DKMS builds once
+# tree removed through the overlay takes minutes), so DKMS builds once; on
+# Debian 13 twice: the newest kernel with headers, a backport, stays too
+other=
+case $KVER in
+*+deb13-*)
+	for k in "$D"/lib/modules/*; do
+		[ -e "$k/build/Makefile" ] && [ "${k##*/}" != "$KVER" ] && other=${k##*/}
+	done
+	rig_must "a backport kernel's headers beside the running kernel's" test -n "$other" ;;
+esac
 for k in "$D"/lib/modules/*; do
-	[ "${k##*/}" = "$KVER" ] || rm -f "$k/build" "$k/source"
+	[ "${k##*/}" = "$KVER" ] || [ "${k##*/}" = "$other" ] || rm -f "$k/build" "$k/source"
 done
 rig_must "the running kernel's headers" in_debian test -d "/lib/modules/$KVER/build/"
 rig_must "before: modprobe resolves nvme-rdma to the in-tree module" \
@@ -107,8 +127,18 @@ t0=$(rig_t)
 rig_must "apt-get install ./$(basename "$deb")" in_debian apt-get install -y --no-install-recommends "$deb"
 rig_figure "apt-get install (DKMS building both modules) took $(rig_since "$t0") s"
 in_debian dkms status | while read -r l; do rig_log "dkms status: $l"; done
-dkms_installed() { in_debian dkms status -k "$KVER" | grep -q '^nvmeof-rdma/.*: installed'; }
-rig_check "DKMS installed nvmeof-rdma for $KVER" dkms_installed
+dkms_installed() { in_debian dkms status -k "$1" | grep -q '^nvmeof-rdma/.*: installed'; }
+rig_check "DKMS installed nvmeof-rdma for $KVER" dkms_installed "$KVER"
+if [ -n "$other" ]; then
+	rig_check "... and for $other" dkms_installed "$other"
+	other_is_ours() {
+		local f
+		f=$(in_debian modprobe -S "$other" --show-depends nvme-rdma | tail -1 | awk '{ print $2 }')
+		case $f in /lib/modules/$other/updates/dkms/*) ;; *) rig_log "$other: nvme-rdma is '$f'"; return 1 ;; esac
+		in_debian modinfo -F description "$f" | grep -q '^nvmeof-rdma '
+	}
+	rig_check "... its nvme-rdma in updates/dkms/, ours" other_is_ours
+fi
 rig_check "modprobe resolves nvme-rdma to updates/dkms/" resolves_to nvme-rdma updates/dkms
 rig_check "... and the nvmet RDMA transport alias" resolves_to nvmet-transport-1 updates/dkms
 host_ko=$(resolves nvme-rdma) target_ko=$(resolves nvmet-transport-1)
