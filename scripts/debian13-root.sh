@@ -106,9 +106,14 @@ make_root() {
 		pin "linux-source-$s" "$bp"
 	done
 	quietly "apt-get clean" in_root "$tmp" apt-get clean
-	# roots made by another version of this script are stale
+	# roots made by another version of this script are stale, unless
+	# another clone of the tree used one in the last 12 hours (its
+	# .used stamp: a make faults there runs for two hours)
 	for d in "$NVMEOF_CACHE"/roots/trixie-*/; do
-		[ "${d%/}" = "$tmp" ] || rm -rf "$d"
+		d=${d%/}
+		[ "$d" != "$tmp" ] || continue
+		[ -n "$(find "$d.used" -mmin -720 2> /dev/null)" ] && continue
+		rm -rf "$d" "$d.used"
 	done
 	rm -f "$tmp.log"
 	mv "$tmp" "$root"
@@ -137,6 +142,7 @@ path|run)
 	exec 9> "$NVMEOF_CACHE/roots/trixie.lock"
 	flock 9
 	[ -e "$root/etc/debian_version" ] || make_root
+	touch "$root.used"
 	flock -u 9
 	if [ "$1" = path ]; then
 		printf '%s\n' "$root"
