@@ -34,6 +34,11 @@ rxe_hw=
 
 key=$( (cat "$NVMEOF_ROOT/rig/mkinitramfs.sh"; ls -l --time-style=+%s "$VMLINUZ") | sha256sum | cut -c1-12)
 base=$NVMEOF_CACHE/initramfs/$KVER-$key.cpio
+# one maker at a time: two rigs at once (two clones of the tree) would
+# build the same base into the same directory
+mkdir -p "$(dirname "$base")"
+exec 8> "$NVMEOF_CACHE/initramfs/$KVER.lock"
+flock 8
 if [ ! -e "$base" ]; then
 	log "building the guest base image for $KVER"
 	# earlier bases of this kernel (another mkinitramfs.sh) are stale
@@ -41,6 +46,7 @@ if [ ! -e "$base" ]; then
 	mkdir -p "$(dirname "$base")"
 	"$NVMEOF_ROOT/rig/mkinitramfs.sh" base "$KVER" "$MODROOT" "$base"
 fi
+flock -u 8
 "$NVMEOF_ROOT/rig/mkinitramfs.sh" overlay "$KVER" "$base.stage" "$out/overlay.cpio" \
 	"$NVMEOF_ROOT/build/$KVER/host/nvme-rdma.ko" "$NVMEOF_ROOT/build/$KVER/target/nvmet-rdma.ko" \
 	"$rxe_hw" "${kunit[@]}"
