@@ -56,7 +56,9 @@ function inherited(s, e) {
 	# nvme-core (not a transport): on disconnect of a multipath controller,
 	# nvme_mpath_remove_disk flushes head->partition_scan_work while
 	# blkdev_put holds disk->open_mutex, which nvme_partition_scan_work
-	# also takes. Seen with stock nvme-rdma and stock nvme-tcp alike.
+	# also takes. Seen with stock nvme-rdma and stock nvme-tcp alike. The
+	# rig's debug kernel moves that flush out from under open_mutex
+	# (scripts/debug-kernel.patch); kept for a debug kernel without it.
 	if (line[s] ~ /WARNING: possible circular locking dependency detected/ &&
 	    has(s, e, "open_mutex") && has(s, e, "partition_scan_work") &&
 	    has(s, e, "nvme_mpath_remove_disk"))

@@ -3,9 +3,13 @@
 #
 # debug-kernel.sh - build (once) and print the location of the rig's debug
 # kernel: the same linux-source as Debian's kernel, with KUnit, KASAN,
-# lockdep, rxe and siw, and one patch (scripts/debug-kernel.patch: kmemleak
+# lockdep, rxe and siw, and a patch (scripts/debug-kernel.patch): kmemleak
 # does not scan KASAN's shadow, an eighth of the guest's memory, which made each
-# leak scan ~10 s per GiB under TCG). The result is cached outside the
+# leak scan ~10 s per GiB under TCG; and nvme-core's multipath flushes its
+# partition scan work when the last path goes, not in the disk's release
+# under open_mutex, which the work takes too (lockdep's report of that,
+# nvme-core's own, switched lockdep off for the rest of any scenario that
+# deletes a controller under an opener: Documentation/testing.md). The result is cached outside the
 # repository, keyed by the config fragment, the patch, the build recipe and
 # the source version, so it is rebuilt only when one of them changes.
 #
