@@ -15,10 +15,11 @@
 # the same modprobe and autoload. (tests/host/deb-roundtrip.sh checks the
 # same package on the build machine for every Debian kernel, without
 # loading anything.) Under TCG, DKMS's build in the guest takes 9-11
-# minutes a kernel: it runs on the oldest Debian kernel of each userland
+# minutes a kernel (and depmod, which on Debian 13 unpacks every module,
+# minutes more): it runs on the oldest Debian kernel of each userland
 # alone; deb-roundtrip builds the package for Debian 12's others.
 # covers: the .deb on a running Debian system (12 and 13): DKMS builds, modprobe and autoload resolve to ours, removal brings stock back
-# rig: pairs=ours/ours kernels=oldest,trixie-oldest rdma=rxe hostroot=yes timeout=1800 fast=none
+# rig: pairs=ours/ours kernels=oldest,trixie-oldest rdma=rxe hostroot=yes timeout=2700 fast=none
 
 D=/mnt/debian
 KMOD=/proc/sys/kernel/modprobe
