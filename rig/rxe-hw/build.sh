@@ -41,12 +41,20 @@ if [ ! -e "$out/rdma_rxe_hw.ko" ]; then
 	rm -rf "$NVMEOF_CACHE/rxe-hw/$kver"-*/
 	mkdir -p "$out"
 	cp "$ksrc"/drivers/infiniband/sw/rxe/* "$out/"
-	cp "$here/rxe_hw.c" "$here/rxe_hw.h" "$here/rxe_hw_test.c" "$out/"
+	cp "$here/rxe_hw.c" "$here/rxe_hw.h" "$here/rxe_hw_compat.h" \
+		"$here/rxe_hw_test.c" "$out/"
 	# VT-d's page table layout: rxe-hw checks an entry's access bits
 	cp "$ksrc/drivers/iommu/intel/iommu.h" "$out/intel_iommu.h"
 	patch -s -p1 -d "$out" < "$patch" ||
 		die "rxe-hw: $patch does not apply to $ksrc"
 	printf 'ifdef CONFIG_KUNIT\nobj-m += rxe_hw_test.o\nendif\n' >> "$out/Makefile"
+	# the kernel's interfaces that differ (rxe_hw_compat.h), by feature
+	flags=
+	grep -Eq 'void hrtimer_setup\(' "$ksrc/include/linux/hrtimer.h" &&
+		flags+=" -DRXE_HW_HAVE_HRTIMER_SETUP"
+	grep -Eq 'struct pt_iommu_vtdss[[:space:]]+sspt;' "$out/intel_iommu.h" &&
+		flags+=" -DRXE_HW_VTD_GENERIC_PT"
+	[ -z "$flags" ] || printf 'ccflags-y +=%s\n' "$flags" >> "$out/Makefile"
 	make -s -C "$kdir" M="$out" -j"$(nproc)" modules >&2 ||
 		die "rxe-hw: the build failed"
 fi

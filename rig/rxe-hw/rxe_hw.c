@@ -95,6 +95,7 @@
 /* the kernel source's drivers/iommu/intel/iommu.h (build.sh copies it) */
 #include "intel_iommu.h"
 #endif
+#include "rxe_hw_compat.h"
 
 static bool sq_rule = true;
 module_param(sq_rule, bool, 0644);
@@ -384,8 +385,8 @@ void rxe_hw_qp_init(struct rxe_qp *qp, u32 max_send_wr)
 		return;		/* SEND CQEs not held for this QP */
 	spin_lock_init(&hw->lock);
 	/* soft: expires in softirq context, as a timer_list's would */
-	hrtimer_init(&hw->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	hw->timer.function = rxe_hw_hold_expired;
+	rxe_hw_hrtimer_setup(&hw->timer, rxe_hw_hold_expired, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_SOFT);
 	hw->qp = qp;
 	hw->nr = max_send_wr + 1;
 	qp->hw = hw;
@@ -566,8 +567,8 @@ static enum hrtimer_restart rxe_hw_cq_event_fire(struct hrtimer *timer)
  */
 void rxe_hw_cq_init(struct rxe_cq *cq)
 {
-	hrtimer_init(&cq->hw_event_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	cq->hw_event_timer.function = rxe_hw_cq_event_fire;
+	rxe_hw_hrtimer_setup(&cq->hw_event_timer, rxe_hw_cq_event_fire,
+			     CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 }
 
 /**
@@ -623,16 +624,17 @@ static bool rxe_hw_is_vtd(struct device *dev)
  * What @dma's leaf entry in @domain's VT-d page table lets the device do
  * (RXE_HW_DEV_READS, _WRITES, from DMA_PTE_READ, _WRITE), as the IOMMU
  * checks it on every DMA. QEMU's intel-iommu as the rig runs it (no
- * scalable mode) has second-stage tables only, which this walks.
+ * scalable mode) has second-stage tables only, which this walks from the
+ * top the kernel keeps (rxe_hw_vtd_top(): its layout differs by kernel).
  */
 static unsigned int rxe_hw_vtd_access(struct iommu_domain *domain, u64 dma)
 {
-	struct dmar_domain *dmar = to_dmar_domain(domain);
-	struct dma_pte *table = dmar->pgd, *pte;
+	struct dma_pte *table, *pte;
 	int level;
 	u64 val;
 
-	for (level = dmar->agaw + 2; level > 0; level--) {
+	table = rxe_hw_vtd_top(to_dmar_domain(domain), &level);
+	for (; level > 0; level--) {
 		pte = &table[(dma >> (VTD_PAGE_SHIFT + (level - 1) * 9)) & 0x1ff];
 		if (!dma_pte_present(pte))
 			return 0;
