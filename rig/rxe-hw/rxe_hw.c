@@ -821,6 +821,83 @@ static int rxe_hw_dma_selftest_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(rxe_hw_dma_selftest);
 
+/*
+ * rxe-hw's registered devices, to find one by name: an ib_client sees each
+ * device registered and unregistered (the kernel's ib_device_get_by_name()
+ * is gone from 7.x, and would find another driver's devices too).
+ */
+struct rxe_hw_ibdev {
+	struct list_head	list;
+	struct ib_device	*ibdev;
+};
+
+static LIST_HEAD(rxe_hw_ibdevs);
+static DEFINE_MUTEX(rxe_hw_ibdevs_lock);	/* guards the list */
+static struct ib_client rxe_hw_ib_client;
+static bool rxe_hw_client_registered;
+
+static int rxe_hw_client_add(struct ib_device *ibdev)
+{
+	struct rxe_hw_ibdev *d;
+
+	if (ibdev->ops.owner != THIS_MODULE)
+		return -EOPNOTSUPP;	/* not one of ours: not asked again */
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	d->ibdev = ibdev;
+	mutex_lock(&rxe_hw_ibdevs_lock);
+	list_add(&d->list, &rxe_hw_ibdevs);
+	mutex_unlock(&rxe_hw_ibdevs_lock);
+	ib_set_client_data(ibdev, &rxe_hw_ib_client, d);
+	return 0;
+}
+
+/*
+ * @ibdev is being unregistered: found no more. Its unregistering waits
+ * for the references rxe_hw_get_device() gave out before.
+ */
+static void rxe_hw_client_remove(struct ib_device *ibdev, void *data)
+{
+	struct rxe_hw_ibdev *d = data;
+
+	mutex_lock(&rxe_hw_ibdevs_lock);
+	list_del(&d->list);
+	mutex_unlock(&rxe_hw_ibdevs_lock);
+	kfree(d);
+}
+
+static struct ib_client rxe_hw_ib_client = {
+	.name	= "rxe_hw",
+	.add	= rxe_hw_client_add,
+	.remove	= rxe_hw_client_remove,
+};
+
+/**
+ * rxe_hw_get_device() - hold the rxe-hw device of a name
+ * @name: its name (rxehw0)
+ *
+ * Return: the device, held (ib_device_put() it), or NULL if rxe-hw has
+ * no device of that name registered.
+ */
+struct ib_device *rxe_hw_get_device(const char *name)
+{
+	struct ib_device *found = NULL;
+	struct rxe_hw_ibdev *d;
+
+	mutex_lock(&rxe_hw_ibdevs_lock);
+	list_for_each_entry(d, &rxe_hw_ibdevs, list) {
+		if (!strcmp(dev_name(&d->ibdev->dev), name)) {
+			if (ib_device_try_get(d->ibdev))
+				found = d->ibdev;
+			break;
+		}
+	}
+	mutex_unlock(&rxe_hw_ibdevs_lock);
+	return found;
+}
+EXPORT_SYMBOL_GPL(rxe_hw_get_device);	/* rxe_hw_test.ko */
+
 /* debugfs rxe_hw/qp_fatal: "DEVICE QPN" -- that kernel QP fails by itself */
 static ssize_t rxe_hw_qp_fatal_write(struct file *file,
 				     const char __user *ubuf, size_t count,
@@ -842,7 +919,7 @@ static ssize_t rxe_hw_qp_fatal_write(struct file *file,
 	buf[count] = '\0';
 	if (sscanf(buf, "%63s %u", name, &qpn) != 2)
 		return -EINVAL;
-	ibdev = ib_device_get_by_name(name, RDMA_DRIVER_RXE);
+	ibdev = rxe_hw_get_device(name);
 	if (!ibdev)
 		return -ENODEV;
 	qp = rxe_pool_get_index(&to_rdev(ibdev)->qp_pool, qpn);
@@ -921,8 +998,8 @@ static struct pci_driver rxe_hw_pci_driver = {
 };
 
 /**
- * rxe_hw_init() - rxe-hw's counters in debugfs (rxe_hw/), and its DMA
- *	device's driver
+ * rxe_hw_init() - rxe-hw's counters in debugfs (rxe_hw/), its DMA
+ *	device's driver, and its ib_client (rxe_hw_get_device())
  *
  * Return: 0; debugfs is optional, and without a DMA device DMA is rxe's.
  */
@@ -931,6 +1008,12 @@ int rxe_hw_init(void)
 	enum rxe_hw_error_kind kind;
 	int err;
 
+	/* before any device of ours registers: qp_fatal finds them by it */
+	err = ib_register_client(&rxe_hw_ib_client);
+	rxe_hw_client_registered = !err;
+	if (err)
+		pr_warn("rxe-hw: no ib_client (%d): qp_fatal finds no device\n",
+			err);
 	rxe_hw_debugfs = debugfs_create_dir("rxe_hw", NULL);
 	debugfs_create_atomic_t("sq_full_refusals", 0444, rxe_hw_debugfs,
 				&sq_full_refusals);
@@ -975,11 +1058,15 @@ int rxe_hw_init(void)
 }
 
 /**
- * rxe_hw_exit() - remove the debugfs directory and the DMA device's driver
+ * rxe_hw_exit() - remove the debugfs directory, the DMA device's driver
+ *	and the ib_client
  */
 void rxe_hw_exit(void)
 {
 	if (rxe_hw_pci_registered)
 		pci_unregister_driver(&rxe_hw_pci_driver);
+	/* no qp_fatal write in flight after it: then the client may go */
 	debugfs_remove_recursive(rxe_hw_debugfs);
+	if (rxe_hw_client_registered)
+		ib_unregister_client(&rxe_hw_ib_client);
 }

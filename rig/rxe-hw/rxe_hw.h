@@ -15,6 +15,7 @@ struct ib_wc;
 struct ib_send_wr;
 struct rxe_dev;
 struct device;
+struct ib_device;
 struct page;
 
 void rxe_hw_qp_init(struct rxe_qp *qp, u32 max_send_wr);
@@ -41,6 +42,7 @@ struct page *rxe_hw_dma_to_page(struct rxe_dev *rxe, u64 dma,
 				unsigned int access);
 int rxe_hw_dma_copy(struct rxe_dev *rxe, u64 dma, void *addr,
 		    unsigned int length, bool to_dma);
+struct ib_device *rxe_hw_get_device(const char *name);
 int rxe_hw_init(void);
 void rxe_hw_exit(void);
 

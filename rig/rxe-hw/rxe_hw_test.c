@@ -14,6 +14,8 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
+#include "rxe_hw.h"
+
 static char *rdma_dev = "rxehw0";
 module_param(rdma_dev, charp, 0444);
 MODULE_PARM_DESC(rdma_dev, "The rxe-hw device to test (default rxehw0)");
@@ -131,9 +133,9 @@ static int qp_pair_init(struct kunit *test)
 	if (!p)
 		return -ENOMEM;
 	test->priv = p;
-	p->dev = ib_device_get_by_name(rdma_dev, RDMA_DRIVER_UNKNOWN);
+	p->dev = rxe_hw_get_device(rdma_dev);
 	if (!p->dev) {
-		kunit_err(test, "no RDMA device %s\n", rdma_dev);
+		kunit_err(test, "no rxe-hw device %s\n", rdma_dev);
 		return -ENODEV;
 	}
 	p->pd = ib_alloc_pd(p->dev, 0);
