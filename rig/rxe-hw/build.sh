@@ -12,10 +12,23 @@
 # slots retire as on a hardware RNIC (see rxe_hw.c). A test device for the
 # rig's guests, never installed. Cached under $NVMEOF_CACHE/rxe-hw by kernel
 # and by the content of this directory.
+#
+# A kernel of the Debian 13 root (scripts/debian13-root.sh) is built in
+# there, as the Makefile builds our modules for it: this script runs again
+# inside, where KDIR is, with the root's compiler and from the root's
+# linux-source, and caches in the root's cache; printed is the directory
+# as seen from here.
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 kver=$1 kdir=$2
+if in_debian13_root "$kver"; then
+	root=$("$NVMEOF_ROOT/scripts/debian13-root.sh" path)
+	out=$("$NVMEOF_ROOT/scripts/debian13-root.sh" run \
+		"$NVMEOF_ROOT/rig/rxe-hw/build.sh" "$kver" "$kdir")
+	printf '%s%s\n' "$root" "$out"
+	exit 0
+fi
 here=$NVMEOF_ROOT/rig/rxe-hw
 version=$(kernel_version "$kdir")
 [ -n "$version" ] || die "cannot read the kernel version of $kdir"
