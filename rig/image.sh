@@ -25,12 +25,9 @@ else
 	make -s -j"$(nproc)" -C "$NVMEOF_ROOT" NVMEOF_NO_DEPS=1 KVER="$KVER" KDIR="$KDIR" modules >&2
 fi
 
-# the rig's RNIC-faithful soft-RoCE (rdma=rxe-hw scenarios), and its tests;
-# none for a kernel of the Debian 13 root, whose source it is not built from
-# (rig/plan.sh plans no rxe-hw run there)
-rxe_hw=
-[ "$name" = stock ] && in_debian13_root "$KVER" ||
-	rxe_hw=$("$NVMEOF_ROOT/rig/rxe-hw/build.sh" "$KVER" "$KDIR")
+# the rig's RNIC-faithful soft-RoCE (rdma=rxe-hw scenarios), and its tests
+# (a kernel of the Debian 13 root's is built in there: rig/rxe-hw/build.sh)
+rxe_hw=$("$NVMEOF_ROOT/rig/rxe-hw/build.sh" "$KVER" "$KDIR")
 
 key=$( (cat "$NVMEOF_ROOT/rig/mkinitramfs.sh"; ls -l --time-style=+%s "$VMLINUZ") | sha256sum | cut -c1-12)
 base=$NVMEOF_CACHE/initramfs/$KVER-$key.cpio

@@ -73,9 +73,6 @@ rig_scenario_runs() {
 		for rdma in ${rdmas//,/ }; do
 			# Debian's kernel has no siw
 			[ "$rdma" = siw ] && [ "$k" = stock ] && continue
-			# rxe-hw is built from Debian 12's and the debug
-			# kernel's sources only (rig/rxe-hw/build.sh)
-			[ "$rdma" = rxe-hw ] && [[ " $place " == *" trixie "* ]] && continue
 			rp=$(rig_meta "$t" "$rdma-pairs" all)
 			[ "$rp" = all ] || [[ ,$rp, == *,$pair,* ]] || continue
 			[ "$tier" = full ] || rig_in_fast "$t" "$k" "$place" "$pair $rdma" || continue

@@ -59,15 +59,15 @@ case_ "full tier: every pairing on Debian's kernel, no siw there" \
 case_ "fast tier: only its fast= runs, on the kernel they name" \
 	"$([ "$fast" = "ours/stock rxe" ] && [ -z "$fast_new" ] && [ "$dfast" = "ours/ours siw" ]; echo $?)" \
 	"oldest: $fast; newest: $fast_new; debug: $dfast"
-# Debian 13's kernels (the Debian 13 root): their own place in fast=, and no
-# rxe-hw there (it is built from Debian 12's and the debug kernel's sources)
+# Debian 13's kernels (the Debian 13 root): their own place in fast=, and
+# every device of Debian's kernels there, rxe-hw too (built in the root)
 header "$tmp/tests/s.sh" '# rig: pairs=ours/ours kernels=stock,debug rdma=rxe,rxe-hw timeout=300 fast=trixie:ours/ours:rxe'
 t_full=$(rig_scenario_runs "$tmp/tests/s.sh" stock trixie full | paste -sd, -)
 t_fast=$(rig_scenario_runs "$tmp/tests/s.sh" stock trixie fast | paste -sd, -)
 o_fast=$(rig_scenario_runs "$tmp/tests/s.sh" stock "oldest newest" fast | paste -sd, -)
 o_full=$(rig_scenario_runs "$tmp/tests/s.sh" stock oldest full | paste -sd, -)
-case_ "Debian 13's kernels: fast=trixie runs there alone, no rxe-hw there" \
-	"$([ "$t_full" = "ours/ours rxe" ] && [ "$t_fast" = "ours/ours rxe" ] && [ -z "$o_fast" ] &&
+case_ "Debian 13's kernels: fast=trixie runs there alone, rxe-hw there too" \
+	"$([ "$t_full" = "ours/ours rxe,ours/ours rxe-hw" ] && [ "$t_fast" = "ours/ours rxe" ] && [ -z "$o_fast" ] &&
 		[ "$o_full" = "ours/ours rxe,ours/ours rxe-hw" ] &&
 		[ -z "$(rig_header_problems "$tmp/tests/s.sh")" ]; echo $?)" \
 	"trixie full $t_full, fast $t_fast; Debian 12 fast '$o_fast' full $o_full"
