@@ -32,20 +32,31 @@ rig_log "rxe-hw self-test: $(echo $selftest)"
 rig_check "rxe-hw self-test: a mapped address translates" \
 	sh -c "echo '$selftest' | grep -qx 'mapped: translates'"
 # VT-d checks an entry's access bits: a page mapped DMA_TO_DEVICE is
-# read-only for the device. Linux sets the read bit of every entry it maps
-# (intel-iommu: the first-stage "present" bit is the second stage's R), so
-# a DMA_FROM_DEVICE page is readable too, as on a server with VT-d.
+# read-only for the device. Whether a DMA_FROM_DEVICE page is readable is
+# the kernel's to say. 6.x's intel-iommu sets the read bit of every entry
+# it maps (the first-stage "present" bit is the second stage's R), so
+# there it is readable too, as on a server with VT-d running 6.x; 7.x's
+# second-stage tables (the generic page table's) have R only where the
+# mapping is to be read, so there, behind QEMU's intel-iommu (no scalable
+# mode: second-stage tables), a DMA_FROM_DEVICE page is write-only and the
+# device's read faults. The self-test names its kernel's way ("vtd read
+# bit", probed in that kernel's source when rxe-hw is built).
+read_bit=$(echo "$selftest" | sed -n 's/^vtd read bit: //p')
+rig_must "rxe-hw self-test: names the kernel's VT-d read bit (always or as mapped)" \
+	test "$read_bit" = always -o "$read_bit" = "as mapped"
+from_reads=translates write_only=0
+[ "$read_bit" = "as mapped" ] && from_reads=faults write_only=1
 for use in "to-device, device reads: translates" \
 	"to-device, device writes: faults" \
 	"from-device, device writes: translates" \
-	"from-device, device reads: translates"; do
+	"from-device, device reads: $from_reads"; do
 	rig_check "rxe-hw self-test: mapped $use" \
 		sh -c "echo '$selftest' | grep -qx '$use'"
 done
-rig_check "rxe-hw self-test: an unmapped address and a write to a to-device page fault, counted" \
+rig_check "rxe-hw self-test: an unmapped address and a write to a to-device page fault (a read of a from-device page too where it is write-only), counted" \
 	sh -c "echo '$selftest' | grep -qx 'unmapped: faults' &&
-		test \$(( \$(cat $faults) - $before )) -eq 2 &&
-		test \$(( \$(cat $direction_faults) - $direction_before )) -eq 1"
+		test \$(( \$(cat $faults) - $before )) -eq $((2 + write_only)) &&
+		test \$(( \$(cat $direction_faults) - $direction_before )) -eq $((1 + write_only))"
 
 rig_load_target
 rig_load_host

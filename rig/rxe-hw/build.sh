@@ -67,6 +67,8 @@ if [ ! -e "$out/rdma_rxe_hw.ko" ]; then
 		flags+=" -DRXE_HW_HAVE_HRTIMER_SETUP"
 	grep -Eq 'struct pt_iommu_vtdss[[:space:]]+sspt;' "$out/intel_iommu.h" &&
 		flags+=" -DRXE_HW_VTD_GENERIC_PT"
+	grep -q 'attr |= DMA_FL_PTE_PRESENT;' "$ksrc/drivers/iommu/intel/iommu.c" &&
+		flags+=" -DRXE_HW_VTD_READ_ALWAYS"
 	[ -z "$flags" ] || printf 'ccflags-y +=%s\n' "$flags" >> "$out/Makefile"
 	make -s -C "$kdir" M="$out" -j"$(nproc)" modules >&2 ||
 		die "rxe-hw: the build failed"

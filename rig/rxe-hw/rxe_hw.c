@@ -753,7 +753,9 @@ int rxe_hw_dma_copy(struct rxe_dev *rxe, u64 dma, void *addr,
  * DMA address translates to it, unmap it, and see whether it still does:
  * "faults" behind a translating IOMMU (as every WR's data must), "translates"
  * without one. Then a page mapped for one direction, used both ways: behind
- * VT-d a write to a to-device page "faults".
+ * VT-d a write to a to-device page "faults", and a read of a from-device
+ * page where the kernel maps it write-only ("vtd read bit: as mapped", the
+ * last line; "always": the kernel sets every entry's read bit).
  */
 static const char *rxe_hw_selftest_seen(struct page *page, struct page *seen)
 {
@@ -817,6 +819,8 @@ static int rxe_hw_dma_selftest_show(struct seq_file *m, void *unused)
 			   rxe_hw_selftest_use(dev, page, uses[i].dir,
 					       uses[i].access));
 	__free_page(page);
+	if (rxe_hw_behind_vtd)
+		seq_printf(m, "vtd read bit: %s\n", RXE_HW_VTD_READ_BIT);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rxe_hw_dma_selftest);

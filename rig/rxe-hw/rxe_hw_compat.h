@@ -11,6 +11,12 @@
  *                              dmar_domain has no pgd/agaw of its own but
  *                              a pt_iommu_vtdss (sspt) whose top_of_table
  *                              holds the top table and its level
+ *   RXE_HW_VTD_READ_ALWAYS     intel-iommu sets the read bit of every
+ *                              entry it maps (6.x: __domain_mapping() sets
+ *                              the first stage's "present", bit 0, for
+ *                              the second stage too), not only of those
+ *                              mapped for reading (the generic page
+ *                              table's second stage: its set_prot())
  *
  * Include after the kernel's headers and, for the VT-d part, after the
  * kernel source's intel iommu.h (rxe_hw.c).
@@ -59,5 +65,16 @@ static inline struct dma_pte *rxe_hw_vtd_top(struct dmar_domain *dmar,
 }
 #endif
 #endif /* CONFIG_INTEL_IOMMU */
+
+/*
+ * Whether the device may read a page mapped DMA_FROM_DEVICE behind VT-d:
+ * the kernel's choice, not rxe-hw's (its walk reads the entry as it is);
+ * the DMA self-test says which its kernel makes.
+ */
+#ifdef RXE_HW_VTD_READ_ALWAYS
+#define RXE_HW_VTD_READ_BIT	"always"
+#else
+#define RXE_HW_VTD_READ_BIT	"as mapped"
+#endif
 
 #endif /* RXE_HW_COMPAT_H */
