@@ -11,7 +11,10 @@
 # built from) with rxe_hw.c added and hooks-SERIES.patch applied: send-queue
 # slots retire as on a hardware RNIC (see rxe_hw.c). A test device for the
 # rig's guests, never installed. Cached under $NVMEOF_CACHE/rxe-hw by kernel
-# and by the content of this directory.
+# and by the content of this directory. A series whose rxe takes another's
+# hooks as they are has a link to them (7.3: 7.2's). What rxe_hw.c needs of
+# the kernel beyond rxe and differs between kernels is probed in the kernel
+# source (below: -D flags, never a version) for rxe_hw_compat.h.
 #
 # A kernel of the Debian 13 root (scripts/debian13-root.sh) is built in
 # there, as the Makefile builds our modules for it: this script runs again
