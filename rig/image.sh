@@ -31,8 +31,8 @@ rxe_hw=$("$NVMEOF_ROOT/rig/rxe-hw/build.sh" "$KVER" "$KDIR")
 
 key=$( (cat "$NVMEOF_ROOT/rig/mkinitramfs.sh"; ls -l --time-style=+%s "$VMLINUZ") | sha256sum | cut -c1-12)
 base=$NVMEOF_CACHE/initramfs/$KVER-$key.cpio
-# one maker at a time: two rigs at once (two clones of the tree) would
-# build the same base into the same directory
+# one maker at a time, and no one removing a base another is reading: two
+# rigs at once (two clones of the tree) share the cache
 mkdir -p "$(dirname "$base")"
 exec 8> "$NVMEOF_CACHE/initramfs/$KVER.lock"
 flock 8
@@ -43,9 +43,9 @@ if [ ! -e "$base" ]; then
 	mkdir -p "$(dirname "$base")"
 	"$NVMEOF_ROOT/rig/mkinitramfs.sh" base "$KVER" "$MODROOT" "$base"
 fi
-flock -u 8
 "$NVMEOF_ROOT/rig/mkinitramfs.sh" overlay "$KVER" "$base.stage" "$out/overlay.cpio" \
 	"$NVMEOF_ROOT/build/$KVER/host/nvme-rdma.ko" "$NVMEOF_ROOT/build/$KVER/target/nvmet-rdma.ko" \
 	"$rxe_hw" "${kunit[@]}"
 cat "$base" "$out/overlay.cpio" > "$out/guest.img"
+flock -u 8
 printf '%s\n' "$out/guest.img"
