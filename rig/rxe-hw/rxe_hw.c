@@ -935,10 +935,12 @@ static ssize_t rxe_hw_qp_fatal_write(struct file *file,
 		ret = -EPERM;
 		goto out_put_qp;
 	}
-	ret = ib_modify_qp(&qp->ibqp, &attr, IB_QP_STATE);
-	if (ret)
-		goto out_put_qp;
-	atomic_inc(&qps_fatal);
+	/*
+	 * The event first, then the error state and its flushes: raised
+	 * after them (7.3's rxe flushes at once), the consumer's recovery
+	 * from a flush could already have taken the queue down, and the
+	 * event found nothing live to report.
+	 */
 	if (qp->ibqp.event_handler) {
 		ev.device = ibdev;
 		ev.element.qp = &qp->ibqp;
@@ -947,6 +949,10 @@ static ssize_t rxe_hw_qp_fatal_write(struct file *file,
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 		local_irq_restore(flags);
 	}
+	ret = ib_modify_qp(&qp->ibqp, &attr, IB_QP_STATE);
+	if (ret)
+		goto out_put_qp;
+	atomic_inc(&qps_fatal);
 	ret = count;
 out_put_qp:
 	rxe_put(qp);
