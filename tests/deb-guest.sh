@@ -67,13 +67,14 @@ debian_root_end() {
 }
 trap debian_root_end EXIT
 
-# resolves MODULE - the file the Debian root's modprobe loads for MODULE
-resolves() { in_debian modprobe --show-depends "$1" | tail -1 | awk '{ print $2 }'; }
-# resolves_to MODULE DIR - ... is a file under /lib/modules/KVER/DIR/
+# resolves MODULE [KERNEL] - the file the Debian root's modprobe loads for
+# MODULE on KERNEL (default the running one)
+resolves() { in_debian modprobe ${2:+-S "$2"} --show-depends "$1" | tail -1 | awk '{ print $2 }'; }
+# resolves_to MODULE DIR [KERNEL] - ... is a file under /lib/modules/KERNEL/DIR/
 resolves_to() {
-	case $(resolves "$1") in
-	/lib/modules/$KVER/$2/*) ;;
-	*) rig_log "modprobe $1 resolves to '$(resolves "$1")'"; return 1 ;;
+	case $(resolves "$1" "${3:-}") in
+	/lib/modules/${3:-$KVER}/$2/*) ;;
+	*) rig_log "modprobe $1 resolves to '$(resolves "$1" "${3:-}")'"; return 1 ;;
 	esac
 }
 # build_id FILE - a module file's build ID (the Debian root's readelf; a
@@ -133,10 +134,9 @@ rig_check "DKMS installed nvmeof-rdma for $KVER" dkms_installed "$KVER"
 if [ -n "$other" ]; then
 	rig_check "... and for $other" dkms_installed "$other"
 	other_is_ours() {
-		local f
-		f=$(in_debian modprobe -S "$other" --show-depends nvme-rdma | tail -1 | awk '{ print $2 }')
-		case $f in /lib/modules/$other/updates/dkms/*) ;; *) rig_log "$other: nvme-rdma is '$f'"; return 1 ;; esac
-		in_debian modinfo -F description "$f" | grep -q '^nvmeof-rdma '
+		resolves_to nvme-rdma updates/dkms "$other" &&
+			in_debian modinfo -F description "$(resolves nvme-rdma "$other")" |
+			grep -q '^nvmeof-rdma '
 	}
 	rig_check "... its nvme-rdma in updates/dkms/, ours" other_is_ours
 fi
