@@ -40,7 +40,6 @@ if [ ! -e "$base" ]; then
 	log "building the guest base image for $KVER"
 	# earlier bases of this kernel (another mkinitramfs.sh) are stale
 	rm -rf "$NVMEOF_CACHE/initramfs/$KVER"-*
-	mkdir -p "$(dirname "$base")"
 	"$NVMEOF_ROOT/rig/mkinitramfs.sh" base "$KVER" "$MODROOT" "$base"
 fi
 "$NVMEOF_ROOT/rig/mkinitramfs.sh" overlay "$KVER" "$base.stage" "$out/overlay.cpio" \
