@@ -15,6 +15,14 @@
  * for single signalled WRs posted outside admission (the host's AER SEND,
  * which has no request to wait in blk-mq): nvmeof_sq_kept_post().
  *
+ * Which WRs are signalled is decided when they are posted, in posting
+ * order (nvmeof_sq_signal_due()): at most @unsignalled_max WRs follow the
+ * newest signalled one. So once the CQEs of the signalled WRs in flight
+ * are polled, at most that many are outstanding, and a command always
+ * fits again; a rule decided before admission (every Nth command drawn,
+ * posted or not) can lose its signal to a command that waits, and let
+ * unsignalled WRs fill the queue with no CQE to come that retires them.
+ *
  * The caller serializes nvmeof_sq_admit(), nvmeof_sq_post(),
  * nvmeof_sq_unpost() and nvmeof_sq_unreserve() (and posts in the same
  * order); nvmeof_sq_retire() runs in the CQ's context and is read without
@@ -34,6 +42,8 @@ struct nvmeof_sq_count {
 	u32 posted;	/* WRs posted since the QP was created (wraps) */
 	u32 retired;	/* @posted as of the newest polled signalled WR */
 	u32 reserved;	/* admitted, not yet posted */
+	u32 signalled;	/* @posted as of the newest signalled WR posted */
+	u32 unsignalled_max;	/* WRs after it, at most */
 	u32 kept;	/* of @size, for nvmeof_sq_kept_post() alone */
 	u32 kept_posted;	/* kept WRs posted ... */
 	u32 kept_done;		/* ... and their CQEs polled */
@@ -57,6 +67,37 @@ static inline void nvmeof_sq_init(struct nvmeof_sq_count *c, u32 size,
 	c->kept = min_t(u32, kept, min_t(u32, size, NVMEOF_SQ_KEPT_MAX));
 	c->kept_posted = 0;
 	c->kept_done = 0;
+	c->signalled = 0;
+	c->unsignalled_max = (size - c->kept) / 2;
+}
+
+/**
+ * nvmeof_sq_limit_unsignalled() - how many WRs may follow a signalled one
+ * @c: the count
+ * @max: at most this many (never more than half the room for commands, so
+ *	that a command of up to half of it fits once the signalled WRs
+ *	before are polled)
+ */
+static inline void nvmeof_sq_limit_unsignalled(struct nvmeof_sq_count *c,
+					       u32 max)
+{
+	c->unsignalled_max = min(max, (c->size - c->kept) / 2);
+}
+
+/**
+ * nvmeof_sq_signal_due() - must the last of the next @n WRs be signalled?
+ * @c: the count
+ * @n: the WRs about to be posted, none of them signalled otherwise
+ *
+ * Asked at posting time, under the caller's lock, in posting order.
+ *
+ * Return: true if posting them all unsignalled would put more than
+ * @c->unsignalled_max WRs after the newest signalled one.
+ */
+static inline bool nvmeof_sq_signal_due(const struct nvmeof_sq_count *c,
+					u32 n)
+{
+	return c->posted + n - c->signalled > c->unsignalled_max;
 }
 
 /**
@@ -94,6 +135,30 @@ static inline u32 nvmeof_sq_post(struct nvmeof_sq_count *c, u32 n)
 }
 
 /**
+ * nvmeof_sq_post_signalled() - nvmeof_sq_post() of WRs whose last one is
+ *	signalled
+ * @c: the count
+ * @n: the WRs
+ *
+ * Return: the mark of the signalled one.
+ */
+static inline u32 nvmeof_sq_post_signalled(struct nvmeof_sq_count *c, u32 n)
+{
+	c->signalled = nvmeof_sq_post(c, n);
+	return c->signalled;
+}
+
+/*
+ * The signalled WR last posted may be among the WRs unposted: the one
+ * before it is not known, so the next WR posted is signalled.
+ */
+static inline void nvmeof_sq_unpost_signalled(struct nvmeof_sq_count *c)
+{
+	if ((s32)(c->signalled - c->posted) > 0)
+		c->signalled = c->posted - c->unsignalled_max;
+}
+
+/**
  * nvmeof_sq_unpost() - @n WRs counted by nvmeof_sq_post() were not taken
  *	by the device (a failed post): they hold nothing
  * @c: the count
@@ -102,6 +167,7 @@ static inline u32 nvmeof_sq_post(struct nvmeof_sq_count *c, u32 n)
 static inline void nvmeof_sq_unpost(struct nvmeof_sq_count *c, u32 n)
 {
 	c->posted -= n;
+	nvmeof_sq_unpost_signalled(c);
 }
 
 /**
@@ -145,6 +211,7 @@ static inline bool nvmeof_sq_kept_post(struct nvmeof_sq_count *c)
 	if (c->kept_posted - c->kept_done >= c->kept)
 		return false;
 	c->kept_marks[c->kept_posted++ % NVMEOF_SQ_KEPT_MAX] = ++c->posted;
+	c->signalled = c->posted;
 	return true;
 }
 
@@ -157,6 +224,7 @@ static inline void nvmeof_sq_kept_unpost(struct nvmeof_sq_count *c)
 {
 	c->kept_posted--;
 	c->posted--;
+	nvmeof_sq_unpost_signalled(c);
 }
 
 /**

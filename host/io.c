@@ -86,7 +86,7 @@ static int nvme_rdma_inv_rkey(struct nvme_rdma_queue *queue,
 
 	spin_lock_bh(&queue->sq_lock);
 	req->inv_reserved = false;
-	req->inv_mark = nvmeof_sq_post(&queue->sq, 1);
+	req->inv_mark = nvmeof_sq_post_signalled(&queue->sq, 1);
 	ret = ib_post_send(queue->qp, &wr, NULL);
 	if (unlikely(ret))
 		nvmeof_sq_unpost(&queue->sq, 1);
@@ -588,12 +588,11 @@ void nvme_rdma_cmd_send_done(struct ib_cq *cq, struct ib_wc *wc)
  * HCA retransmits the SEND after the response has completed the request
  * (why a SEND that points at memory must complete before its request may).
  * So the request completes on its response alone, and no completion is
- * generated per command: every (signal_mask + 1)-th such SEND is signalled,
- * only so that a hardware send queue gets the slots of the unsignalled
- * ones back; that one's request also waits for its SEND's completion, which
- * carries the count's mark (nvme_rdma_send_done()). Flushed on a connection
- * error, every unsignalled SEND completes on the queue's cmd_send_cqe,
- * which starts error recovery, as any failed SEND does.
+ * generated per command. Some SENDs are signalled all the same, only so
+ * that a hardware send queue gets the slots of the unsignalled WRs back:
+ * which ones, nvme_rdma_sq_posting() decides as they are posted. Flushed
+ * on a connection error, every unsignalled SEND completes on the queue's
+ * cmd_send_cqe, which starts error recovery, as any failed SEND does.
  */
 static void nvme_rdma_prep_cmd_inline(struct nvme_rdma_queue *queue,
 				      struct nvme_rdma_request *req)
@@ -608,12 +607,6 @@ static void nvme_rdma_prep_cmd_inline(struct nvme_rdma_queue *queue,
 		.opcode		= IB_WR_SEND,
 		.send_flags	= IB_SEND_INLINE,
 	};
-	if (!(atomic_inc_return(&queue->unsignalled_count) & queue->signal_mask)) {
-		req->send_wr.send_flags |= IB_SEND_SIGNALED;
-		req->sqe.cqe.done = nvme_rdma_send_done;
-		req->send_wr.wr_cqe = &req->sqe.cqe;
-		return;		/* the send and recv completions */
-	}
 	refcount_set(&req->ref, 1);	/* the response alone */
 }
 
@@ -642,11 +635,31 @@ static bool nvme_rdma_sq_admit(struct nvme_rdma_queue *queue,
 	return nvmeof_sq_admit(&queue->sq, req->sq_wrs + req->inv_reserved);
 }
 
-/* @req's WRs go on the queue now; the caller holds sq_lock and posts */
+/*
+ * @req's WRs go on the queue now; the caller holds sq_lock and posts them
+ * in this order. An unsignalled SEND is signalled here when the WRs since
+ * the newest signalled one reach the count's bound: its request then also
+ * waits for the SEND's completion, which carries the count's mark
+ * (nvme_rdma_send_done()). Decided here, not when the command is prepared:
+ * a command that is not admitted would take its signal back to blk-mq.
+ */
 static void nvme_rdma_sq_posting(struct nvme_rdma_queue *queue,
 				 struct nvme_rdma_request *req)
 {
-	req->send_mark = nvmeof_sq_post(&queue->sq, req->sq_wrs);
+	struct ib_send_wr *wr = &req->send_wr;
+
+	if (!(wr->send_flags & IB_SEND_SIGNALED) &&
+	    nvmeof_sq_signal_due(&queue->sq, req->sq_wrs)) {
+		wr->send_flags |= IB_SEND_SIGNALED;
+		wr->wr_cqe = &req->sqe.cqe;
+		req->sqe.cqe.done = nvme_rdma_send_done;
+		refcount_set(&req->ref, 2);	/* the send and recv completions */
+	}
+	if (wr->send_flags & IB_SEND_SIGNALED)
+		req->send_mark = nvmeof_sq_post_signalled(&queue->sq,
+							  req->sq_wrs);
+	else
+		nvmeof_sq_post(&queue->sq, req->sq_wrs);
 }
 
 /* the request a work request of a command belongs to */

@@ -171,13 +171,11 @@ struct nvme_rdma_queue {
 	int			cq_size;
 	/*
 	 * Commands without in-capsule data go inline in an unsignalled SEND
-	 * (the device takes 64 bytes of inline data), counted by
-	 * unsignalled_count; one in signal_mask + 1 is signalled, on
-	 * cmd_send_cqe (see nvme_rdma_prep_cmd_inline()).
+	 * (the device takes 64 bytes of inline data), completing on
+	 * cmd_send_cqe if flushed; the send-queue count decides which are
+	 * signalled after all (see nvme_rdma_prep_cmd_inline()).
 	 */
 	bool			inline_cmd;
-	u32			signal_mask;
-	atomic_t		unsignalled_count;
 	struct ib_cqe		cmd_send_cqe;
 	/*
 	 * The send queue counted as an RNIC retires it (common/sq_count.h):

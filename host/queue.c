@@ -279,7 +279,8 @@ static int nvme_rdma_create_qp(struct nvme_rdma_queue *queue, const int factor)
 	 * and counted as an RNIC retires it (nvme_rdma_sq_admit()), in the
 	 * size the device reports (mlx5 rounds it up): a command that does
 	 * not fit waits in blk-mq, whatever the unsignalled WRs before it
-	 * still hold. One SEND in queue_size / 8 is signalled. The drain's WR
+	 * still hold. At most queue_size / 4 WRs follow a signalled one (one
+	 * command in queue_size / 8 with a REG_MR and its SEND). The drain's WR
 	 * is not counted; the admin queue keeps two for AERs, whose SENDs
 	 * may outlive the AER (nvme_rdma_submit_async_event()), besides its
 	 * tags' (one fewer than queue_size: nvme-core keeps it for the AER).
@@ -289,9 +290,7 @@ static int nvme_rdma_create_qp(struct nvme_rdma_queue *queue, const int factor)
 		       nvme_rdma_queue_idx(queue) ? 0 : NVMEOF_SQ_KEPT_MAX);
 	if (!nvme_rdma_queue_idx(queue))
 		queue->ctrl->async_waiting = false;
-	queue->signal_mask = rounddown_pow_of_two(max(queue->queue_size / 8,
-						      1)) - 1;
-	atomic_set(&queue->unsignalled_count, 0);
+	nvmeof_sq_limit_unsignalled(&queue->sq, max(queue->queue_size / 4, 1));
 	queue->cmd_send_cqe.done = nvme_rdma_cmd_send_done;
 
 	queue->qp = queue->cm_id->qp;

@@ -142,6 +142,205 @@ static void kept_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, nvmeof_sq_kept_post(&c));
 }
 
+/* at most unsignalled_max WRs after the newest signalled one */
+static void signal_due_test(struct kunit *test)
+{
+	struct nvmeof_sq_count c;
+
+	nvmeof_sq_init(&c, 24, 0);
+	KUNIT_EXPECT_EQ(test, c.unsignalled_max, 12);	/* half, by default */
+	nvmeof_sq_limit_unsignalled(&c, 100);
+	KUNIT_EXPECT_EQ(test, c.unsignalled_max, 12);	/* never more */
+	nvmeof_sq_limit_unsignalled(&c, 4);
+	KUNIT_EXPECT_FALSE(test, nvmeof_sq_signal_due(&c, 2));
+	nvmeof_sq_post(&c, 2);
+	KUNIT_EXPECT_FALSE(test, nvmeof_sq_signal_due(&c, 2));	/* 4 */
+	nvmeof_sq_post(&c, 2);
+	KUNIT_EXPECT_TRUE(test, nvmeof_sq_signal_due(&c, 1));	/* 5 */
+	KUNIT_EXPECT_EQ(test, nvmeof_sq_post_signalled(&c, 2), 6);
+	KUNIT_EXPECT_FALSE(test, nvmeof_sq_signal_due(&c, 4));
+	KUNIT_EXPECT_TRUE(test, nvmeof_sq_signal_due(&c, 5));
+	/* an AER's SEND in a kept WR is signalled too */
+	nvmeof_sq_init(&c, 8, 2);
+	KUNIT_EXPECT_EQ(test, c.unsignalled_max, 3);
+	nvmeof_sq_post(&c, 3);
+	KUNIT_EXPECT_TRUE(test, nvmeof_sq_signal_due(&c, 1));
+	KUNIT_ASSERT_TRUE(test, nvmeof_sq_kept_post(&c));
+	KUNIT_EXPECT_FALSE(test, nvmeof_sq_signal_due(&c, 3));
+}
+
+/* a signalled WR that the device did not take signals nothing */
+static void unpost_signalled_test(struct kunit *test)
+{
+	struct nvmeof_sq_count c;
+
+	nvmeof_sq_init(&c, 24, 2);
+	nvmeof_sq_limit_unsignalled(&c, 8);
+	nvmeof_sq_post(&c, 2);
+	nvmeof_sq_post_signalled(&c, 2);
+	nvmeof_sq_post(&c, 2);
+	KUNIT_EXPECT_FALSE(test, nvmeof_sq_signal_due(&c, 1));
+	nvmeof_sq_unpost(&c, 2);	/* only the unsignalled one failed */
+	KUNIT_EXPECT_FALSE(test, nvmeof_sq_signal_due(&c, 8));
+	nvmeof_sq_unpost(&c, 2);	/* the signalled one too */
+	KUNIT_EXPECT_TRUE(test, nvmeof_sq_signal_due(&c, 1));
+	nvmeof_sq_post_signalled(&c, 1);
+	KUNIT_ASSERT_TRUE(test, nvmeof_sq_kept_post(&c));	/* an AER */
+	KUNIT_EXPECT_FALSE(test, nvmeof_sq_signal_due(&c, 1));
+	nvmeof_sq_kept_unpost(&c);
+	KUNIT_EXPECT_TRUE(test, nvmeof_sq_signal_due(&c, 1));
+}
+
+/*
+ * A host queue of SIM_QD commands on a send queue of exactly three WRs per
+ * command (no slack), driven in a random order that a fabric allows:
+ * commands dispatched (a REG_MR or not, each admitted or sent back),
+ * answered in any order (a reserved LOCAL_INV posted or made needless),
+ * signalled CQEs polled in posting order. Whenever no signalled WR is in
+ * flight and nothing is reserved, no later CQE can retire anything: a
+ * command of three WRs must fit then, or the queue has stalled for good.
+ */
+#define SIM_QD		16
+#define SIM_STEPS	200000
+
+struct sim_cmd {
+	bool busy, answered, inv_reserved;
+	int cqes_due;		/* signalled WRs of its own still in flight */
+};
+
+struct sim {
+	struct nvmeof_sq_count c;
+	struct sim_cmd cmd[SIM_QD];
+	u32 marks[3 * SIM_QD];	/* signalled WRs in flight, oldest first */
+	int owner[3 * SIM_QD];
+	int head, nr;
+	u32 rand;
+	bool remote_inv_only;
+};
+
+static u32 sim_rand(struct sim *s, u32 n)
+{
+	s->rand ^= s->rand << 13;	/* xorshift32: the same run every time */
+	s->rand ^= s->rand >> 17;
+	s->rand ^= s->rand << 5;
+	return s->rand % n;
+}
+
+static void sim_signalled(struct sim *s, int i, u32 mark)
+{
+	int tail = (s->head + s->nr++) % ARRAY_SIZE(s->marks);
+
+	s->marks[tail] = mark;
+	s->owner[tail] = i;
+	s->cmd[i].cqes_due++;
+}
+
+/* a command of @n WRs to post (and a LOCAL_INV reserved if it has an MR) */
+static void sim_dispatch(struct sim *s, int i, u32 n)
+{
+	struct sim_cmd *cmd = &s->cmd[i];
+	bool has_mr = n == 2;
+
+	if (!nvmeof_sq_admit(&s->c, n + has_mr))
+		return;			/* back to blk-mq */
+	*cmd = (struct sim_cmd){ .busy = true, .inv_reserved = has_mr };
+	if (nvmeof_sq_signal_due(&s->c, n))
+		sim_signalled(s, i, nvmeof_sq_post_signalled(&s->c, n));
+	else
+		nvmeof_sq_post(&s->c, n);
+}
+
+static void sim_answer(struct sim *s, int i)
+{
+	struct sim_cmd *cmd = &s->cmd[i];
+
+	cmd->answered = true;
+	if (!cmd->inv_reserved)
+		return;
+	cmd->inv_reserved = false;
+	if (s->remote_inv_only || sim_rand(s, 2))
+		nvmeof_sq_unreserve(&s->c, 1);	/* invalidated remotely */
+	else
+		sim_signalled(s, i, nvmeof_sq_post_signalled(&s->c, 1));
+}
+
+static void sim_poll(struct sim *s)
+{
+	int i = s->owner[s->head];
+
+	nvmeof_sq_retire(&s->c, s->marks[s->head]);
+	s->head = (s->head + 1) % ARRAY_SIZE(s->marks);
+	s->nr--;
+	s->cmd[i].cqes_due--;
+}
+
+/*
+ * @adverse: every command is refused once before it is admitted (as at a
+ * full queue's edge, where each blk-mq run ends on a refused command) and
+ * every response invalidates remotely (a Linux target's do), so no
+ * LOCAL_INV signals: a signal decided per attempt before admission (the
+ * host's rule until this test) went to the refused attempts there, one
+ * phase in two, and nothing retired the queue again.
+ */
+static void sim_run(struct kunit *test, bool adverse)
+{
+	struct sim *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	unsigned long stuck_checks = 0;
+	int step, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->rand = 2463534242;
+	s->remote_inv_only = adverse;
+	nvmeof_sq_init(&s->c, 3 * SIM_QD, 0);
+	nvmeof_sq_limit_unsignalled(&s->c, SIM_QD / 4);	/* as the host */
+	for (step = 0; step < SIM_STEPS; step++) {
+		i = sim_rand(s, SIM_QD);
+		switch (sim_rand(s, 3)) {
+		case 0:
+			if (s->cmd[i].busy)
+				break;
+			if (adverse)	/* more than the queue holds */
+				sim_dispatch(s, i, 3 * SIM_QD + 1);
+			/* a REG_MR before its SEND, or not */
+			sim_dispatch(s, i, 1 + sim_rand(s, 2));
+			break;
+		case 1:
+			if (s->cmd[i].busy && !s->cmd[i].answered)
+				sim_answer(s, i);
+			break;
+		default:
+			if (s->nr)
+				sim_poll(s);
+			break;
+		}
+		/* a command ends on its answer and its own signalled CQEs */
+		if (s->cmd[i].answered && !s->cmd[i].cqes_due)
+			s->cmd[i].busy = false;
+		KUNIT_ASSERT_LE(test, s->c.posted - s->c.signalled,
+				s->c.unsignalled_max);
+		if (s->nr || s->c.reserved)
+			continue;
+		stuck_checks++;
+		KUNIT_ASSERT_TRUE_MSG(test, nvmeof_sq_admit(&s->c, 3),
+				      "stalled at step %d: %u WRs outstanding, none signalled",
+				      step, s->c.posted - s->c.retired);
+		nvmeof_sq_unreserve(&s->c, 3);
+	}
+	/* the property was put to the test, not only when the queue was idle */
+	KUNIT_EXPECT_GT(test, stuck_checks, SIM_STEPS / 1000);
+	KUNIT_EXPECT_GT(test, s->c.posted, SIM_STEPS / 10);
+}
+
+static void no_stall_test(struct kunit *test)
+{
+	sim_run(test, false);
+}
+
+static void no_stall_adverse_test(struct kunit *test)
+{
+	sim_run(test, true);
+}
+
 static struct kunit_case nvmeof_sq_count_cases[] = {
 	KUNIT_CASE(admit_until_full_test),
 	KUNIT_CASE(unsignalled_held_until_signalled_test),
@@ -150,6 +349,10 @@ static struct kunit_case nvmeof_sq_count_cases[] = {
 	KUNIT_CASE(unpost_test),
 	KUNIT_CASE(wrap_test),
 	KUNIT_CASE(kept_test),
+	KUNIT_CASE(signal_due_test),
+	KUNIT_CASE(unpost_signalled_test),
+	KUNIT_CASE(no_stall_test),
+	KUNIT_CASE(no_stall_adverse_test),
 	{}
 };
 
