@@ -660,6 +660,7 @@ static void nvme_rdma_sq_posting(struct nvme_rdma_queue *queue,
 							  req->sq_wrs);
 	else
 		nvmeof_sq_post(&queue->sq, req->sq_wrs);
+	WRITE_ONCE(req->posted, true);
 }
 
 /* the request a work request of a command belongs to */
@@ -682,6 +683,7 @@ static void nvme_rdma_sq_unposted(struct nvme_rdma_queue *queue,
 
 		nvmeof_sq_unpost(&queue->sq,
 				 bad_wr == &req->send_wr ? 1 : req->sq_wrs);
+		WRITE_ONCE(req->posted, false);
 		if (req->inv_reserved) {
 			nvmeof_sq_unreserve(&queue->sq, 1);
 			req->inv_reserved = false;
@@ -935,13 +937,15 @@ static void nvme_rdma_process_nvme_rsp(struct nvme_rdma_queue *queue,
 	}
 	req = blk_mq_rq_to_pdu(rq);
 	/*
-	 * A second response for a command, or one for a command not issued,
+	 * A second response for a command, or one for a command not posted
+	 * (never issued, or still parked on pending_sends),
 	 * would end a request early (before its data or its SEND is done) or
 	 * twice; a bogus remote invalidation leaves the MR open. Neither ends
 	 * the request here: error recovery does, once the QP has stopped.
 	 */
 	switch (nvmeof_host_rsp_action(!req->rsp_received &&
-				       blk_mq_request_started(rq),
+				       blk_mq_request_started(rq) &&
+				       READ_ONCE(req->posted),
 				       req->mr, req->mr ? req->mr->rkey : 0,
 				       wc->wc_flags & IB_WC_WITH_INVALIDATE,
 				       wc->ex.invalidate_rkey)) {
@@ -1166,6 +1170,7 @@ static blk_status_t nvme_rdma_queue_one(struct nvme_rdma_queue *queue,
 	if (WARN_ON_ONCE((u32)rq->tag >= queue->nr_sqes))
 		return BLK_STS_IOERR;
 
+	req->posted = false;
 	req->rsp_received = false;
 	req->ended_by_recovery = false;
 

@@ -100,6 +100,13 @@ struct nvme_rdma_request {
 	struct nvme_rdma_sgl	data_sgl;
 	struct nvme_rdma_sgl	*metadata_sgl;
 	bool			use_sig_mr;
+	/*
+	 * Its WRs went to the device (set under sq_lock before the post, so
+	 * that its response cannot come first): a response for a command
+	 * still parked on pending_sends, or not taken by a failed post, is
+	 * the target's error.
+	 */
+	bool			posted;
 	/* its response came: a second one is the target's error */
 	bool			rsp_received;
 	/* a keep-alive error recovery ends (nvme_rdma_end_keep_alive()) */
