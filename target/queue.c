@@ -191,7 +191,7 @@ static void nvmet_rdma_init_unsignalled_sends(struct nvmet_rdma_queue *queue,
 		rounddown_pow_of_two(max(queue->send_queue_size / 8, 1)) - 1;
 	queue->unsignalled_sends = nvmet_rdma_unsignalled_responses &&
 		cap->max_inline_data >= sizeof(struct nvme_completion) &&
-		cap->max_send_wr > queue->signal_mask + largest;
+		queue->sq_wr_max > queue->signal_mask + largest;
 	queue->unsignalled_inv = !rdma_protocol_iwarp(queue->dev->device,
 						      queue->cm_id->port_num);
 	atomic_set(&queue->unsignalled_count, 0);
@@ -259,8 +259,9 @@ static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
 	}
 	queue->qp = queue->cm_id->qp;
 
-	queue->sq_wr_max = qp_attr.cap.max_send_wr;
-	atomic_set(&queue->sq_wr_avail, qp_attr.cap.max_send_wr);
+	/* the drain's WR is not a credit: it must find room in a full queue */
+	queue->sq_wr_max = qp_attr.cap.max_send_wr - 1;
+	atomic_set(&queue->sq_wr_avail, queue->sq_wr_max);
 	nvmet_rdma_init_unsignalled_sends(queue, &qp_attr.cap);
 
 	pr_debug("%s: max_cqe= %d max_sge= %d sq_size = %d cm_id= %p\n",
