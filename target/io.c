@@ -122,6 +122,25 @@ int nvmet_rdma_post_recv(struct nvmet_rdma_device *ndev,
 	return ret;
 }
 
+/*
+ * A command waiting for send-queue credits on a queue that is going is not
+ * run (nothing may be posted once its QP drains), only released, with the
+ * sq reference it holds: nvmet's for a command, ours for a response alone.
+ */
+static void nvmet_rdma_drop_waiting(struct nvmet_rdma_rsp *rsp)
+{
+	if (!(rsp->flags & NVMET_RDMA_REQ_RSP_ONLY))
+		nvmet_req_uninit(&rsp->req);
+	nvmet_rdma_free_rsp_resources(rsp);
+	nvmet_rdma_put_rsp(rsp);
+}
+
+/*
+ * Run the commands that waited for send-queue credits, oldest first, until
+ * one has to wait again. Called where credits come back: completions (the
+ * CQ's work) and never from a backend's completion, which may be hard IRQ:
+ * running a command may sleep (the bdev backend allocates).
+ */
 static void nvmet_rdma_process_wr_wait_list(struct nvmet_rdma_queue *queue)
 {
 	spin_lock(&queue->rsp_wr_wait_lock);
@@ -134,6 +153,12 @@ static void nvmet_rdma_process_wr_wait_list(struct nvmet_rdma_queue *queue)
 		list_del(&rsp->wait_list);
 
 		spin_unlock(&queue->rsp_wr_wait_lock);
+		if (unlikely(READ_ONCE(queue->state) ==
+			     NVMET_RDMA_Q_DISCONNECTING)) {
+			nvmet_rdma_drop_waiting(rsp);
+			spin_lock(&queue->rsp_wr_wait_lock);
+			continue;
+		}
 		ret = nvmet_rdma_execute_command(rsp);
 		spin_lock(&queue->rsp_wr_wait_lock);
 
@@ -143,6 +168,28 @@ static void nvmet_rdma_process_wr_wait_list(struct nvmet_rdma_queue *queue)
 		}
 	}
 	spin_unlock(&queue->rsp_wr_wait_lock);
+}
+
+/**
+ * nvmet_rdma_drop_wait_list() - release the commands still waiting for
+ *	send-queue credits on a queue that is going
+ * @queue: the queue, DISCONNECTING
+ *
+ * Before the sq is destroyed, which waits for the references they hold:
+ * with the QP in error, credits may never come back to run them.
+ */
+void nvmet_rdma_drop_wait_list(struct nvmet_rdma_queue *queue)
+{
+	struct nvmet_rdma_rsp *rsp, *next;
+	LIST_HEAD(waiting);
+
+	spin_lock(&queue->rsp_wr_wait_lock);
+	list_splice_init(&queue->rsp_wr_wait_list, &waiting);
+	spin_unlock(&queue->rsp_wr_wait_lock);
+	list_for_each_entry_safe(rsp, next, &waiting, wait_list) {
+		list_del(&rsp->wait_list);
+		nvmet_rdma_drop_waiting(rsp);
+	}
 }
 
 static u16 nvmet_rdma_check_pi_status(struct ib_mr *sig_mr)
@@ -291,7 +338,7 @@ static bool nvmet_rdma_posted_in_part(struct nvmet_rdma_rsp *rsp,
 	       queue->idx, what, ret);
 	if (rsp->tag == NVMET_RDMA_DISCRETE_RSP_TAG)
 		llist_add(&rsp->free_node, &queue->stranded_rsps);
-	nvmet_rdma_error_comp(queue);
+	nvmet_rdma_fail_queue_later(queue);	/* may be hard IRQ here */
 	return true;
 }
 
@@ -300,22 +347,34 @@ static bool nvmet_rdma_posted_in_part(struct nvmet_rdma_rsp *rsp,
  * SEND of the CQE); if that fails, the response is released here (or, when
  * part of the chain went in, left to the queue's teardown) and false
  * returned.
+ *
+ * This runs where the backend completes a command, hard IRQ for nvme-pci
+ * and most block drivers: a failure fails the queue from a work item and
+ * runs no waiting command. Its own WRs' credits come back (the device took
+ * none); the unsignalled SENDs it would have retired are still on the
+ * queue, so their credits stay held for the next signalled one. The host
+ * never gets this answer: the queue's failure makes it reconnect.
  */
 static bool nvmet_rdma_post_response(struct nvmet_rdma_rsp *rsp,
 				     struct ib_send_wr *first_wr)
 {
+	struct nvmet_rdma_queue *queue = rsp->queue;
 	const struct ib_send_wr *bad_wr = NULL;
-	int ret = ib_post_send(rsp->queue->qp, first_wr, &bad_wr);
+	int ret = ib_post_send(queue->qp, first_wr, &bad_wr);
 
 	if (likely(!ret))
 		return true;
 	if (nvmet_rdma_posted_in_part(rsp, first_wr, bad_wr, ret,
 				      "a response with its data"))
 		return false;
-	pr_err("queue %d: posting a %ssignalled response failed (%d)\n",
-	       rsp->queue->idx,
+	pr_err("queue %d: posting a %ssignalled response failed (%d): failing the queue\n",
+	       queue->idx,
 	       rsp->send_wr.send_flags & IB_SEND_SIGNALED ? "" : "un", ret);
-	nvmet_rdma_release_rsp(rsp);
+	nvmet_rdma_fail_queue_later(queue);
+	atomic_add(1 + rsp->n_rdma, &queue->sq_wr_avail);
+	atomic_add(rsp->unsignalled_credits, &queue->unsignalled_held);
+	nvmet_rdma_free_rsp_resources(rsp);
+	nvmet_rdma_put_rsp(rsp);
 	return false;
 }
 
@@ -440,11 +499,22 @@ void nvmet_rdma_queue_response(struct nvmet_req *req)
 	 * command does: posted without one, every refusal would add a credit
 	 * the queue pair does not have, until posts overflow the send queue
 	 * and fail, their commands never answered.
+	 * It holds no reference of the sq (nvmet's is a command's), so it
+	 * takes one, as a command does, until it is released: the queue's
+	 * teardown, which waits for the sq's references before it drains
+	 * the QP, then waits for it too, and nothing is posted after the
+	 * drain (a WR behind the drain's completes after the responses are
+	 * freed). A queue whose sq is going answers it no more.
 	 */
 	if (unlikely(!(rsp->flags & NVMET_RDMA_REQ_SQ_CREDITS))) {
 		struct nvmet_rdma_queue *queue = rsp->queue;
 
-		rsp->flags |= NVMET_RDMA_REQ_RSP_ONLY;
+		if (!percpu_ref_tryget_live(&queue->nvme_sq.ref)) {
+			nvmet_rdma_free_rsp_resources(rsp);
+			nvmet_rdma_put_rsp(rsp);
+			return;
+		}
+		rsp->flags |= NVMET_RDMA_REQ_RSP_ONLY | NVMET_RDMA_REQ_SQ_REF;
 		if (!nvmet_rdma_execute_command(rsp)) {
 			spin_lock(&queue->rsp_wr_wait_lock);
 			list_add_tail(&rsp->wait_list, &queue->rsp_wr_wait_list);

@@ -76,6 +76,8 @@ enum {
 	NVMET_RDMA_REQ_SQ_CREDITS	= (1 << 4),
 	/* refused before it ran: only its response needs a credit */
 	NVMET_RDMA_REQ_RSP_ONLY		= (1 << 5),
+	/* holds a reference of the queue's sq, put with the response */
+	NVMET_RDMA_REQ_SQ_REF		= (1 << 6),
 };
 
 /*
@@ -372,19 +374,25 @@ void nvmet_rdma_free_rsp(struct nvmet_rdma_device *ndev,
  */
 static inline void nvmet_rdma_put_rsp(struct nvmet_rdma_rsp *rsp)
 {
+	struct nvmet_sq *sq = &rsp->queue->nvme_sq;
+	bool sq_ref = rsp->flags & NVMET_RDMA_REQ_SQ_REF;
+
 	if (unlikely(rsp->tag == NVMET_RDMA_DISCRETE_RSP_TAG)) {
 		nvmet_rdma_free_rsp(rsp->queue->dev, rsp);
 		kfree(rsp);
-		return;
+	} else {
+		rsp->in_use = false;
+		llist_add(&rsp->free_node, &rsp->queue->free_rsps);
 	}
-
-	rsp->in_use = false;
-	llist_add(&rsp->free_node, &rsp->queue->free_rsps);
+	/* last: it may let the queue's teardown go on and free the queue */
+	if (unlikely(sq_ref))
+		percpu_ref_put(&sq->ref);
 }
 
 void __nvmet_rdma_queue_disconnect(struct nvmet_rdma_queue *queue);
 void nvmet_rdma_queue_disconnect(struct nvmet_rdma_queue *queue);
 void nvmet_rdma_error_comp(struct nvmet_rdma_queue *queue);
+void nvmet_rdma_fail_queue_later(struct nvmet_rdma_queue *queue);
 ssize_t nvmet_rdma_queue_host_traddr(struct nvmet_rdma_queue *queue,
 				     char *buf, size_t len);
 int nvmet_rdma_cm_handler(struct rdma_cm_id *cm_id,
@@ -396,6 +404,7 @@ u16 nvmet_rdma_install_queue(struct nvmet_sq *nvme_sq);
 int nvmet_rdma_post_recv(struct nvmet_rdma_device *ndev,
 			 struct nvmet_rdma_cmd *cmd);
 void nvmet_rdma_free_rsp_resources(struct nvmet_rdma_rsp *rsp);
+void nvmet_rdma_drop_wait_list(struct nvmet_rdma_queue *queue);
 void nvmet_rdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
 void nvmet_rdma_unsignalled_done(struct ib_cq *cq, struct ib_wc *wc);
 void nvmet_rdma_queue_response(struct nvmet_req *req);

@@ -324,7 +324,7 @@ static void nvmet_rdma_free_queue(struct nvmet_rdma_queue *queue)
 	pr_debug("freeing queue %d\n", queue->idx);
 
 	/*
-	 * No QP error work from now on (nvmet_rdma_queue_qp_error()), and
+	 * No QP error work from now on (nvmet_rdma_fail_queue_later()), and
 	 * none running: it reads the sq's controller, which the sq's
 	 * destruction puts. A queue whose connect failed is still CONNECTING.
 	 */
@@ -335,6 +335,11 @@ static void nvmet_rdma_free_queue(struct nvmet_rdma_queue *queue)
 	/* before the sq, whose controller its file shows */
 	nvmet_rdma_stats_remove_queue(queue);
 
+	/*
+	 * Before the sq's destruction, which waits for every reference:
+	 * commands waiting for credits hold one, and may wait for good.
+	 */
+	nvmet_rdma_drop_wait_list(queue);
 	nvmet_sq_destroy(&queue->nvme_sq);
 	/* the last reference: the controller's, which the connect gave it */
 	nvmeof_cq_put(&queue->nvme_cq);
@@ -625,7 +630,15 @@ static void nvmet_rdma_qp_error_work(struct work_struct *w)
 	nvmet_rdma_error_comp(queue);
 }
 
-static void nvmet_rdma_queue_qp_error(struct nvmet_rdma_queue *queue)
+/**
+ * nvmet_rdma_fail_queue_later() - fail a queue from a work item
+ * @queue: the queue
+ *
+ * For a failure met in atomic context (a QP event, a post where a backend
+ * completes a command), where nvmet_rdma_error_comp() cannot sleep; nothing
+ * once the queue is going.
+ */
+void nvmet_rdma_fail_queue_later(struct nvmet_rdma_queue *queue)
 {
 	unsigned long flags;
 
@@ -652,7 +665,7 @@ static void nvmet_rdma_qp_event(struct ib_event *event, void *priv)
 	case IB_EVENT_QP_ACCESS_ERR:
 		pr_err("queue %d: %s (%d): the queue pair is in error\n",
 		       queue->idx, ib_event_msg(event->event), event->event);
-		nvmet_rdma_queue_qp_error(queue);
+		nvmet_rdma_fail_queue_later(queue);
 		break;
 	default:
 		pr_err("received IB QP event: %s (%d)\n",

@@ -29,12 +29,13 @@ live() { rig_wait 60 eval '[ "$(cat ${ctrl}state)" = live ]'; }
 # (write, read, send) fails at its last WR while fio writes and verifies:
 # the controller is live again after, rxe-hw cut some
 cut_chains() {
-	local kind=$1 every=$2 what=$3 n
+	local kind=$1 every=$2 what=$3 n before
 	shift 3
+	before=$(cat $D/${kind}_chains_failed)
 	echo "$every" > $P/fail_${kind}_chain_every
 	rig_check "$what: verified" rig_fio_verify "$ns" "$@"
 	echo 0 > $P/fail_${kind}_chain_every
-	n=$(cat $D/${kind}_chains_failed)
+	n=$(( $(cat $D/${kind}_chains_failed) - before ))
 	rig_log "$what: rxe-hw failed $n chains"
 	rig_check "$what: rxe-hw cut some" test "$n" -gt 0
 	rig_check "$what: the controller is live again" live
@@ -60,3 +61,22 @@ rig_check "the host recovered a memory registration posted without its command" 
 rig_check "verified I/O with nothing cut" rig_fio_verify "$ns" randrw 64k 8 1 4M
 rig_check "disconnect" rig_disconnect
 rig_check "unexport" rig_unexport
+
+# Again where the backend completes commands in hard IRQ, as nvme-pci does
+# (null_blk's timer; brd completes them in the submitter): the target posts
+# responses there, so a chain posted in part must fail the queue without
+# sleeping and without running commands that wait for credits (issue 44
+# item 4; the debug kernel's DEBUG_ATOMIC_SLEEP and lockdep watch).
+rig_must "null_blk completing in hard IRQ" $MODPROBE null_blk nr_devices=1 \
+	irqmode=2 completion_nsec=50000 memory_backed=1 gb=1
+rig_must "export /dev/nullb0" rig_export /dev/nullb0
+n_failed=$(dmesg | grep -cE 'nvmet_rdma: queue [0-9]+: a response with its data posted in part')
+ns=$(rig_connect $RIG_IP4 4420 --reconnect-delay=1 --ctrl-loss-tmo=120 \
+	--nr-io-queues=1)
+rig_must "connect to null_blk" test -b "$ns"
+ctrl=$(ls -d /sys/class/nvme/nvme*/ | head -1)
+cut_chains write 10 "hard IRQ: RDMA WRITEs + response cut" write 64k 8 1 16M
+rig_check "hard IRQ: the target failed the queue of a response posted in part" \
+	test "$(dmesg | grep -cE 'nvmet_rdma: queue [0-9]+: a response with its data posted in part')" -gt "$n_failed"
+rig_check "hard IRQ: disconnect" rig_disconnect
+rig_check "hard IRQ: unexport" rig_unexport
