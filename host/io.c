@@ -938,10 +938,10 @@ static void nvme_rdma_process_nvme_rsp(struct nvme_rdma_queue *queue,
 	req = blk_mq_rq_to_pdu(rq);
 	/*
 	 * A second response for a command, or one for a command not posted
-	 * (never issued, or still parked on pending_sends),
-	 * would end a request early (before its data or its SEND is done) or
-	 * twice; a bogus remote invalidation leaves the MR open. Neither ends
-	 * the request here: error recovery does, once the QP has stopped.
+	 * (never issued, or still parked on pending_sends), would end a
+	 * request early (before its data or its SEND is done) or twice; a
+	 * bogus remote invalidation leaves the MR open. Neither ends the
+	 * request here: error recovery does, once the QP has stopped.
 	 */
 	switch (nvmeof_host_rsp_action(!req->rsp_received &&
 				       blk_mq_request_started(rq) &&
