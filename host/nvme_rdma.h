@@ -187,7 +187,12 @@ struct nvme_rdma_queue {
 	/*
 	 * The send queue counted as an RNIC retires it (common/sq_count.h):
 	 * admitting a command, posting and counting happen under sq_lock, so
-	 * that the count's order is the queue's.
+	 * that the count's order is the queue's. Submission takes it with
+	 * irqsave, the CQ's takers (softirq) with _bh: a driver's post_send
+	 * disables interrupts anyway (mlx5 takes its own SQ lock irqsave), so
+	 * irqsave adds only the admission's few instructions to that window,
+	 * while spin_unlock_bh() would run the CPU's pending softirqs (the
+	 * CQs' polling) inline in the submitter, between its commands.
 	 */
 	spinlock_t		sq_lock;
 	struct nvmeof_sq_count	sq;

@@ -908,16 +908,17 @@ static void nvmet_rdma_count_cmd(struct nvmet_rdma_rsp *rsp)
 						       rsp->req.cmd->common.opcode);
 	enum nvmet_rdma_data_way way = NVMET_RDMA_DATA_NONE;
 
-	atomic64_inc(&s->cmds[class]);
+	WRITE_ONCE(s->cmds[class], s->cmds[class] + 1);
 	if (class == NVMEOF_CMD_READ)
-		atomic64_add(rsp->req.transfer_len, &s->bytes_read);
+		WRITE_ONCE(s->bytes_read, s->bytes_read + rsp->req.transfer_len);
 	else if (class == NVMEOF_CMD_WRITE)
-		atomic64_add(rsp->req.transfer_len, &s->bytes_written);
+		WRITE_ONCE(s->bytes_written,
+			   s->bytes_written + rsp->req.transfer_len);
 	if (rsp->flags & NVMET_RDMA_REQ_IN_CAPSULE_DATA)
 		way = NVMET_RDMA_DATA_IN_CAPSULE;
 	else if (rsp->req.transfer_len)
 		way = NVMET_RDMA_DATA_KEYED;
-	atomic64_inc(&s->data[way]);
+	WRITE_ONCE(s->data[way], s->data[way] + 1);
 }
 
 /**

@@ -178,10 +178,17 @@ enum nvmet_rdma_data_way {
  * written under page_cache_lock, where the cache is.
  */
 struct nvmet_rdma_queue_stats {
-	atomic64_t		cmds[NVMEOF_CMD_CLASSES];
-	atomic64_t		bytes_read;
-	atomic64_t		bytes_written;
-	atomic64_t		data[NVMET_RDMA_DATA_WAYS];
+	/*
+	 * Per command: written only where the queue's commands are taken
+	 * (its CQ's context; before the queue is live, its wait-list work,
+	 * which a host must not race with commands of its own before its
+	 * Connect is answered), so plain counters: no locked instruction per
+	 * command. A host breaking that rule can only make them miss a count.
+	 */
+	u64			cmds[NVMEOF_CMD_CLASSES];
+	u64			bytes_read;
+	u64			bytes_written;
+	u64			data[NVMET_RDMA_DATA_WAYS];
 	atomic64_t		sq_full;
 	atomic64_t		status[NVMEOF_STATUS_CLASSES];
 	atomic64_t		cmds_rejected;

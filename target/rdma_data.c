@@ -189,36 +189,35 @@ static struct nvmeof_data_page nvmet_rdma_sg_data_page(struct scatterlist *sg)
 }
 
 /*
- * Irqsave: a response may be released from the backend's completion
- * context when posting it fails, not only from the CQ's.
+ * Give back the pages of entries @from to @to - 1 of @sgl (a flat array),
+ * under one hold of the lock for the request. Irqsave: a response is
+ * released where its post was, the backend's completion context (hard IRQ
+ * for nvme-pci) for an unsignalled one, not only in the CQ's.
  */
-static void nvmet_rdma_put_page(struct nvmet_rdma_queue *queue,
-				enum nvmeof_page_dir dir,
-				struct nvmeof_data_page dp)
-{
-	unsigned long flags;
-	bool kept;
-
-	spin_lock_irqsave(&queue->page_cache_lock, flags);
-	kept = nvmeof_page_stack_push(&queue->page_cache, dir, dp);
-	/* cannot fail: the stack has room for every page the cache owns */
-	if (WARN_ON_ONCE(!kept))
-		nvmeof_page_stack_disown(&queue->page_cache, 1);
-	spin_unlock_irqrestore(&queue->page_cache_lock, flags);
-	if (!kept)
-		nvmet_rdma_release_page(queue, dir, &dp);
-}
-
-/* give back the pages of entries @from to @to - 1 of @sgl (a flat array) */
 static void nvmet_rdma_put_pages(struct nvmet_rdma_queue *queue,
 				 enum nvmeof_page_dir dir,
 				 struct scatterlist *sgl, unsigned int from,
 				 unsigned int to)
 {
+	struct nvmeof_data_page dp;
+	unsigned long flags;
 	unsigned int i;
 
-	for (i = from; i < to; i++)
-		nvmet_rdma_put_page(queue, dir, nvmet_rdma_sg_data_page(&sgl[i]));
+	spin_lock_irqsave(&queue->page_cache_lock, flags);
+	for (i = from; i < to; i++) {
+		dp = nvmet_rdma_sg_data_page(&sgl[i]);
+		/* cannot fail: the stack has room for every page the cache owns */
+		if (WARN_ON_ONCE(!nvmeof_page_stack_push(&queue->page_cache,
+							 dir, dp))) {
+			nvmeof_page_stack_disown(&queue->page_cache, to - i);
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&queue->page_cache_lock, flags);
+	for (; i < to; i++) {
+		dp = nvmet_rdma_sg_data_page(&sgl[i]);
+		nvmet_rdma_release_page(queue, dir, &dp);
+	}
 }
 
 /* give back the first @nents pages of @sgl, then @sgl unless it is embedded */

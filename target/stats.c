@@ -52,14 +52,13 @@ static int nvmet_rdma_queue_stats_show(struct seq_file *m, void *unused)
 		seq_printf(m, "ctrl_host_traddr %s\n", traddr);
 	seq_printf(m, "qid %d\n", queue->host_qid);
 	for (i = 0; i < NVMEOF_CMD_CLASSES; i++)
-		seq_printf(m, "%s %lld\n", nvmet_rdma_cmd_class_names[i],
-			   atomic64_read(&s->cmds[i]));
-	seq_printf(m, "bytes_read %lld\n", atomic64_read(&s->bytes_read));
-	seq_printf(m, "bytes_written %lld\n",
-		   atomic64_read(&s->bytes_written));
+		seq_printf(m, "%s %llu\n", nvmet_rdma_cmd_class_names[i],
+			   READ_ONCE(s->cmds[i]));
+	seq_printf(m, "bytes_read %llu\n", READ_ONCE(s->bytes_read));
+	seq_printf(m, "bytes_written %llu\n", READ_ONCE(s->bytes_written));
 	for (i = 0; i < NVMET_RDMA_DATA_WAYS; i++)
-		seq_printf(m, "%s %lld\n", nvmet_rdma_data_way_names[i],
-			   atomic64_read(&s->data[i]));
+		seq_printf(m, "%s %llu\n", nvmet_rdma_data_way_names[i],
+			   READ_ONCE(s->data[i]));
 	seq_printf(m, "sq_full %lld\n", atomic64_read(&s->sq_full));
 	for (i = 0; i < NVMEOF_STATUS_CLASSES; i++)
 		seq_printf(m, "%s %lld\n", nvmet_rdma_status_names[i],
