@@ -10,9 +10,12 @@
  * request whose pages came from there is work requests laid directly over
  * those mapped addresses (common/rdma_wrs.h), in arrays inside the response
  * for up to NVMET_RDMA_EMBEDDED_SGES pages. The cache owns at most
- * cached_pages pages, so a page is mapped once and unmapped only when the
- * queue goes (behind an IOMMU an unmap is an IOTLB invalidation); a request
- * it cannot serve whole within that takes its pages as stock does, mapped
+ * cached_pages pages; a page is mapped when the cache takes it and
+ * unmapped when it gives it up: when the queue goes, or when a request of
+ * the other direction needs its room at the bound (behind an IOMMU each
+ * unmap is an IOTLB invalidation, so a load of both directions beyond the
+ * bound unmaps and maps a page at a time). A request it
+ * cannot serve whole within that takes its pages as stock does, mapped
  * for its transfer alone by rdma_rw (common/page_stack.h). A response's
  * NVMET_RDMA_REQ_CACHED_DATA says its pages came from the cache,
  * NVMET_RDMA_REQ_PREMAPPED_RW that its transfer was built here and not by
