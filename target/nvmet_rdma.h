@@ -424,6 +424,7 @@ void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 /* rdma_data.c */
 int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue);
 size_t nvmet_rdma_page_cache_max_bytes(bool io_queue);
+size_t nvmet_rdma_page_cache_room_bytes(void);
 void nvmet_rdma_page_cache_destroy(struct nvmet_rdma_queue *queue);
 int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp);
 void nvmet_rdma_free_data_sgl(struct nvmet_rdma_rsp *rsp);

@@ -448,8 +448,12 @@ static void nvmet_rdma_wait_list_work(struct work_struct *w)
  * A new queue is refused when its buffers, and its page cache at its
  * fullest, would leave less than the memory reserve (min_available_mb)
  * available: a refusal that says why, which the host retries, rather than
- * an allocation that does not fit waking the OOM killer. The RDMA device's
- * own rings for the queue come on top; the reserve is there for them too.
+ * an allocation that does not fit waking the OOM killer. What is available
+ * does not yet hold what the queues admitted before may still take (their
+ * page caches grow with their I/O): that is counted too. Two queues
+ * admitted at the same moment do not see each other's cache. The RDMA
+ * device's own rings for the queue come on top; the reserve is there for
+ * them too.
  */
 static bool nvmet_rdma_queue_fits_memory(struct nvmet_rdma_device *ndev,
 					 struct nvmet_rdma_queue *queue,
@@ -460,13 +464,14 @@ static bool nvmet_rdma_queue_fits_memory(struct nvmet_rdma_device *ndev,
 						 !queue->host_qid,
 						 !!ndev->srqs) +
 		   nvmet_rdma_page_cache_max_bytes(queue->host_qid);
+	u64 others = nvmet_rdma_page_cache_room_bytes();
 	u64 avail = (u64)si_mem_available() << PAGE_SHIFT;
 
-	if (nvmeof_mem_admits(need, avail, reserve_mb))
+	if (nvmeof_mem_admits(need + others, avail, reserve_mb))
 		return true;
-	pr_warn_ratelimited("refusing queue %u of the host at %pISpc: its buffers need %llu KiB, %llu KiB of memory is available and min_available_mb keeps %u MiB%s\n",
+	pr_warn_ratelimited("refusing queue %u of the host at %pISpc: its buffers need %llu KiB and the queues admitted before may still take %llu KiB for their page caches, %llu KiB of memory is available and min_available_mb keeps %u MiB%s\n",
 			    queue->host_qid, &cm_id->route.addr.dst_addr,
-			    need >> 10, avail >> 10, reserve_mb,
+			    need >> 10, others >> 10, avail >> 10, reserve_mb,
 			    ndev->srqs ? "" :
 			    " (use_srq=Y shares receive buffers among queues)");
 	return false;

@@ -67,6 +67,43 @@ module_param_named(premap_data, nvmet_rdma_premap_data, bool, 0444);
 MODULE_PARM_DESC(premap_data,
 		 "Keep the I/O queues' data pages DMA-mapped while cached and post their RDMA READ/WRITE directly, on IB and RoCE (default Y; N = map every transfer through rdma_rw, as iWARP always does)");
 
+/*
+ * Pages the live queues' caches may still take (the sum of cap - owned):
+ * memory a queue's admission must leave for them, since a cache grows
+ * after its queue was admitted (nvmet_rdma_page_cache_room_bytes()).
+ */
+static atomic_long_t nvmet_rdma_cache_room = ATOMIC_LONG_INIT(0);
+
+/* the cache of @queue owns @n more pages (fewer, if negative) */
+static void nvmet_rdma_cache_owns(struct nvmet_rdma_queue *queue, long n)
+{
+	if (n)
+		atomic_long_sub(n, &nvmet_rdma_cache_room);
+}
+
+/* nvmeof_page_stack_disown(), with the room it gives back counted */
+static void nvmet_rdma_cache_disown(struct nvmet_rdma_queue *queue,
+				    unsigned int n)
+{
+	unsigned int owned = queue->page_cache.owned;
+
+	nvmeof_page_stack_disown(&queue->page_cache, n);
+	nvmet_rdma_cache_owns(queue, -(long)(owned - queue->page_cache.owned));
+}
+
+/**
+ * nvmet_rdma_page_cache_room_bytes() - what the live queues' page caches
+ *	may still take
+ *
+ * Return: bytes: for each queue, the pages its cache may own and does not
+ * own yet.
+ */
+size_t nvmet_rdma_page_cache_room_bytes(void)
+{
+	return (size_t)max(atomic_long_read(&nvmet_rdma_cache_room), 0L) *
+	       PAGE_SIZE;
+}
+
 /**
  * nvmet_rdma_page_cache_init() - set up a queue's page cache (empty)
  * @queue: the queue, its device and CM id set
@@ -96,6 +133,7 @@ int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue)
 		return -ENOMEM;
 	s->pages[NVMEOF_PAGES_OUT] = pages;
 	s->pages[NVMEOF_PAGES_IN] = pages + s->cap;
+	atomic_long_add(s->cap, &nvmet_rdma_cache_room);
 	return 0;
 }
 
@@ -173,10 +211,12 @@ void nvmet_rdma_page_cache_destroy(struct nvmet_rdma_queue *queue)
 	for (dir = 0; dir < NVMEOF_PAGE_DIRS; dir++) {
 		while (nvmeof_page_stack_pop(s, dir, &dp)) {
 			nvmet_rdma_release_page(queue, dir, &dp);
-			nvmeof_page_stack_disown(s, 1);
+			nvmet_rdma_cache_disown(queue, 1);
 		}
 	}
 	WARN_ON_ONCE(s->owned);
+	/* the room it had left: cap, its pages all given back */
+	atomic_long_sub(s->cap - s->owned, &nvmet_rdma_cache_room);
 	/* one allocation for both stacks */
 	kfree(s->pages[NVMEOF_PAGES_OUT]);
 	*s = (struct nvmeof_page_stack) { };
@@ -212,7 +252,7 @@ static void nvmet_rdma_put_pages(struct nvmet_rdma_queue *queue,
 		/* cannot fail: the stack has room for every page the cache owns */
 		if (WARN_ON_ONCE(!nvmeof_page_stack_push(&queue->page_cache,
 							 dir, dp))) {
-			nvmeof_page_stack_disown(&queue->page_cache, to - i);
+			nvmet_rdma_cache_disown(queue, to - i);
 			break;
 		}
 	}
@@ -291,6 +331,7 @@ int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
 	spin_lock_irqsave(&queue->page_cache_lock, flags);
 	served = nvmeof_page_stack_reserve(cache, dir, nents, &fresh, &evict);
 	if (served) {
+		nvmet_rdma_cache_owns(queue, (long)fresh - evict);
 		queue->stats.pages_reused += nents - fresh;
 		queue->stats.pages_new += fresh;
 	}
@@ -329,7 +370,7 @@ uncached:
 fail:
 	/* the pages in hand go onto the stack, those not allocated are not owned */
 	spin_lock_irqsave(&queue->page_cache_lock, flags);
-	nvmeof_page_stack_disown(cache, fresh - i);
+	nvmet_rdma_cache_disown(queue, fresh - i);
 	spin_unlock_irqrestore(&queue->page_cache_lock, flags);
 	nvmet_rdma_put_pages(queue, dir, sgl, fresh, nents);
 	nvmet_rdma_put_data(rsp, sgl, i);

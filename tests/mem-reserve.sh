@@ -9,7 +9,8 @@
 # queue or an I/O queue), whose connect fails and unwinds; the hosts
 # admitted stay live, each whole (three queues on both sides), and carry
 # verified I/O. The reserve at 0 (none) admits a host again; -1 brings the
-# default back.
+# default back. Then the page caches of queues admitted before, which grow
+# after their admission, count against the reserve for the next queue.
 # covers: the target's memory reserve refuses a queue with a message and unwinds it
 # rig: pairs=ours/ours kernels=stock rdma=rxe timeout=240 fast=oldest:ours/ours:rxe
 
@@ -42,7 +43,7 @@ reserve=$(( $(mem_mb MemAvailable) + 1024 ))
 echo $reserve > $P
 rig_check "reserve $reserve MiB set" test "$(cat $P)" = "$reserve"
 rig_check "connect refused under a reserve above what is available" refused 1
-rig_check "the target says why" sh -c "dmesg | grep -q 'nvmet_rdma: refusing queue 0 of the host at .*: its buffers need [0-9]* KiB, [0-9]* KiB of memory is available and min_available_mb keeps $reserve MiB (use_srq=Y shares receive buffers among queues)'"
+rig_check "the target says why" sh -c "dmesg | grep -q 'nvmet_rdma: refusing queue 0 of the host at .*: its buffers need [0-9]* KiB and the queues admitted before may still take [0-9]* KiB for their page caches, [0-9]* KiB of memory is available and min_available_mb keeps $reserve MiB (use_srq=Y shares receive buffers among queues)'"
 rig_check "the host says it was rejected" sh -c "dmesg | grep -q 'Connect rejected: status [0-9]* (.*) nvme status 6 '"
 rig_check "no controller left" rig_wait 30 rig_no_controllers
 rig_check "no queue left on the target" rig_wait 30 target_queues 0
@@ -74,3 +75,29 @@ rig_check "disconnect all" rig_disconnect
 rig_check "no controller left" rig_wait 60 rig_no_controllers
 echo -1 > $P
 rig_check "-1: the default reserve again" test "$(cat $P)" = "$auto"
+
+# Page caches grow after their queues were admitted: what the queues
+# admitted before may still take counts against the reserve. With 16 MiB
+# per I/O queue (cached_pages=4096) a host's two I/O queues may take 32 MiB:
+# under a reserve 40 MiB below what is available one host is admitted and
+# the next refused at its first I/O queue (counting only each queue's own
+# cache, as before, all four were).
+rig_must "unexport" rig_unexport
+rig_must "unload our target" $RMMOD nvmet_rdma
+rig_load_target ours cached_pages=4096
+rig_must "export $RIG_DEV" rig_export "$RIG_DEV"
+reserve=$(( $(mem_mb MemAvailable) - 40 ))
+echo $reserve > $P
+admitted=0
+for i in 1 2 3 4; do
+	connect $(( N + 1 + i )) || break
+	admitted=$i
+done
+rig_figure "$admitted hosts admitted with 16 MiB page caches under a reserve of $reserve MiB"
+rig_check "page caches still to grow counted: one host admitted, the next refused" \
+	test "$admitted" = 1
+rig_check "the target counted the first host's two caches" sh -c \
+	"dmesg | grep -q 'nvmet_rdma: refusing queue 1 of the host at .*: its buffers need [0-9]* KiB and the queues admitted before may still take 3[12][0-9][0-9][0-9] KiB for their page caches'"
+echo -1 > $P
+rig_check "disconnect" rig_disconnect
+rig_check "no controller left" rig_wait 60 rig_no_controllers
