@@ -129,6 +129,7 @@ int nvmet_rdma_post_recv(struct nvmet_rdma_device *ndev,
  */
 static void nvmet_rdma_drop_waiting(struct nvmet_rdma_rsp *rsp)
 {
+	atomic_inc(&rsp->queue->waiting_dropped);
 	if (!(rsp->flags & NVMET_RDMA_REQ_RSP_ONLY))
 		nvmet_req_uninit(&rsp->req);
 	nvmet_rdma_free_rsp_resources(rsp);

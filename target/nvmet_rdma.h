@@ -265,6 +265,8 @@ struct nvmet_rdma_queue {
 
 	struct list_head	queue_list;
 	struct nvmet_rdma_queue_stats stats;
+	/* commands that waited for credits, released unanswered as it went */
+	atomic_t		waiting_dropped;
 	struct dentry		*debugfs_file;	/* its statistics */
 };
 

@@ -341,6 +341,10 @@ static void nvmet_rdma_free_queue(struct nvmet_rdma_queue *queue)
 	 */
 	nvmet_rdma_drop_wait_list(queue);
 	nvmet_sq_destroy(&queue->nvme_sq);
+	/* all dropped now: the sq's destruction waited for the last */
+	if (atomic_read(&queue->waiting_dropped))
+		pr_info("queue %d: gone with %d commands unanswered that waited for send queue credits\n",
+			queue->idx, atomic_read(&queue->waiting_dropped));
 	/* the last reference: the controller's, which the connect gave it */
 	nvmeof_cq_put(&queue->nvme_cq);
 

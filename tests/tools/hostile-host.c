@@ -127,6 +127,16 @@
  *                   more than the send queue holds   -> all answered,
  *                   successful (the target waits for credits: each refused
  *                   command must have given back exactly what it took)
+ *   rejects-then-gone  4 rounds, each a process of its own: an I/O queue
+ *                   of CM hrqsize 1 (the target's send queue as small as
+ *                   it gets), 24 refused commands (an invalid opcode) sent
+ *                   with no receive posted for their responses, so that
+ *                   the target's SENDs wait on receiver-not-ready and the
+ *                   later refusals wait for send-queue credits; then both
+ *                   queues disconnected                 -> nothing to
+ *                   answer; the target tears the queue down with responses
+ *                   still waiting (the scenario checks it said so, and
+ *                   KASAN watches), then a new controller's read succeeds
  * Exit status 0 when the target answered as expected; the last line of
  * output says what was expected and what came back.
  */
@@ -1530,6 +1540,72 @@ static int rnr_off_srq(const char *addr, const char *port,
 }
 
 /* the cases that run on a controller of their own; -1: not one of them */
+/*
+ * Refused commands whose responses cannot go out (no receive posted for
+ * them: the target's SENDs wait on RNR, and the refusals after them wait
+ * for credits), then the queues gone under them, four times; then a new
+ * controller must still be served.
+ */
+static int rejects_then_gone(const char *addr, const char *port,
+			     const char *subnqn)
+{
+	struct conn a, io;
+	int i, bad = 0;
+
+	for (i = 0; i < 4; i++) {
+		pid_t pid = fork();
+		int ws;
+
+		if (pid < 0)
+			die("fork");
+		if (!pid) {
+			struct ibv_wc wc;
+			int j, sent = 0, n;
+
+			alarm(60);
+			admin_up(&a, addr, port, subnqn, ADMIN_DEPTH - 1);
+			io_up(&io, addr, port, subnqn, 1, false);
+			for (j = 0; j < 24; j++) {
+				struct ibv_sge ssge = { (uintptr_t)io.cmds[j],
+							CAPSULE_CMD,
+							io.cmd_mr->lkey };
+				struct ibv_send_wr swr = {
+					.sg_list = &ssge, .num_sge = 1,
+					.opcode = IBV_WR_SEND,
+					.send_flags = IBV_SEND_SIGNALED,
+				}, *b;
+
+				cmd_keyed(&io, j, 0x7c, 1, 0, 0, 0, 0x40);
+				if (ibv_post_send(io.qp, &swr, &b))
+					die("ibv_post_send");
+			}
+			/* the target took them all (our SENDs completed) */
+			while (sent < 24) {
+				n = ibv_poll_cq(io.cq, 1, &wc);
+				if (n < 0 || (n && wc.status != IBV_WC_SUCCESS))
+					_exit(3);
+				sent += n > 0 && !(wc.opcode & IBV_WC_RECV);
+			}
+			usleep(300000);	/* its refusals made, some waiting */
+			rdma_disconnect(io.id);
+			rdma_disconnect(a.id);
+			_exit(0);
+		}
+		if (waitpid(pid, &ws, 0) < 0)
+			die("waitpid");
+		if (!WIFEXITED(ws) || WEXITSTATUS(ws)) {
+			printf("round %d: exit status %#x\n", i, ws);
+			bad++;
+		}
+	}
+	printf("%s: 4 rounds of 24 refused commands left unanswerable, then the queues gone: %d failed\n",
+	       bad ? "FAIL" : "ok", bad);
+	if (bad)
+		return 1;
+	ctrl_up(&a, &io, addr, port, subnqn, IO_DEPTH);
+	return still_serves(&io);
+}
+
 static int ctrl_case(const char *c, const char *addr, const char *port,
 		     const char *subnqn)
 {
@@ -1539,6 +1615,7 @@ static int ctrl_case(const char *c, const char *addr, const char *port,
 			  const char *subnqn);
 	} cases[] = {
 		{ "rejects-then-reads", rejects_then_reads },
+		{ "rejects-then-gone", rejects_then_gone },
 		{ "mdts", mdts },
 		{ "sgl-segment", sgl_segment },
 		{ "cm-qid-mismatch", cm_qid_mismatch },
