@@ -369,6 +369,28 @@ static bool nvmet_rdma_srqs_usable(const struct ib_device_attr *attrs)
 	return nvmet_rdma_use_srq && attrs->max_srq && attrs->max_srq_wr;
 }
 
+/*
+ * The shared receive queues' buffers (srq_size of them per SRQ, an SRQ per
+ * completion vector: with large in-capsule data, hundreds of MiB) are held
+ * to the memory reserve as a queue's are (queue.c,
+ * nvmet_rdma_queue_fits_memory()). When they do not fit, the device goes
+ * without them, as one that has no SRQs: its queues get receive buffers of
+ * their own, each admitted against the reserve by itself.
+ */
+static bool nvmet_rdma_srqs_fit_memory(struct nvmet_rdma_device *ndev)
+{
+	u64 need = (u64)ndev->srq_count *
+		   nvmet_rdma_cmds_bytes(ndev, ndev->srq_size, false);
+	struct nvmet_rdma_memory_figures f;
+
+	if (nvmet_rdma_memory_fits(need, &f))
+		return true;
+	pr_warn("%s: no shared receive queues: their buffers need %llu KiB and the queues admitted before may still take %llu KiB for their page caches, %llu KiB of memory is available and min_available_mb keeps %u MiB; each queue gets its own (a smaller srq_size needs less)\n",
+		dev_name(&ndev->device->dev), need >> 10, f.caches >> 10,
+		f.available >> 10, f.reserve_mb);
+	return false;
+}
+
 static int nvmet_rdma_init_srqs(struct nvmet_rdma_device *ndev)
 {
 	int i, ret;
@@ -387,6 +409,8 @@ static int nvmet_rdma_init_srqs(struct nvmet_rdma_device *ndev)
 			       nvmet_rdma_srq_size);
 	ndev->srq_count = min_t(int, ndev->device->num_comp_vectors,
 				ndev->device->attrs.max_srq);
+	if (!nvmet_rdma_srqs_fit_memory(ndev))
+		return 0;
 
 	ndev->srqs = kcalloc(ndev->srq_count, sizeof(*ndev->srqs), GFP_KERNEL);
 	if (!ndev->srqs)

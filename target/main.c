@@ -77,6 +77,26 @@ static int max_mdts_set(const char *val, const struct kernel_param *kp)
  * the parameter's file then shows.
  */
 static int min_available_mb_set(const char *val, const struct kernel_param *kp);
+/**
+ * nvmet_rdma_memory_fits() - may buffers of @need bytes be taken now?
+ * @need: bytes the buffers take
+ * @f: the figures weighed, for the message of a refusal
+ *
+ * What is available does not yet hold what the live queues' page caches
+ * may still take (they grow with their I/O, after their admission): that
+ * counts as needed too.
+ *
+ * Return: true if they leave the memory reserve (min_available_mb)
+ * available.
+ */
+bool nvmet_rdma_memory_fits(u64 need, struct nvmet_rdma_memory_figures *f)
+{
+	f->reserve_mb = nvmet_rdma_min_available_mb();
+	f->caches = nvmet_rdma_page_cache_room_bytes();
+	f->available = (u64)si_mem_available() << PAGE_SHIFT;
+	return nvmeof_mem_admits(need + f->caches, f->available, f->reserve_mb);
+}
+
 static int min_available_mb_get(char *buf, const struct kernel_param *kp);
 static const struct kernel_param_ops min_available_mb_ops = {
 	.set = min_available_mb_set,

@@ -334,6 +334,15 @@ static inline int num_pages(int len)
 /* main.c */
 extern bool nvmet_rdma_use_srq;
 u32 nvmet_rdma_min_available_mb(void);
+
+/* what nvmet_rdma_memory_fits() weighed, in bytes and MiB */
+struct nvmet_rdma_memory_figures {
+	u64 caches;	/* the live queues' page caches may still take */
+	u64 available;	/* MemAvailable */
+	u32 reserve_mb;	/* min_available_mb in force */
+};
+
+bool nvmet_rdma_memory_fits(u64 need, struct nvmet_rdma_memory_figures *f);
 extern int nvmet_rdma_srq_size;
 extern const struct nvmet_fabrics_ops nvmet_rdma_ops;
 u8 nvmet_rdma_mdts(bool metadata);

@@ -20,7 +20,6 @@
 #include <rdma/ib_cm.h>
 
 #include <linux/nvme-rdma.h>
-#include "mem_reserve.h"
 #include "nvmet_rdma.h"
 #include "wire.h"
 
@@ -463,20 +462,18 @@ static bool nvmet_rdma_queue_fits_memory(struct nvmet_rdma_device *ndev,
 					 struct nvmet_rdma_queue *queue,
 					 struct rdma_cm_id *cm_id)
 {
-	u32 reserve_mb = nvmet_rdma_min_available_mb();
 	u64 need = nvmet_rdma_queue_buffer_bytes(ndev, queue->recv_queue_size,
 						 !queue->host_qid,
 						 !!ndev->srqs) +
 		   nvmet_rdma_page_cache_max_bytes(queue->host_qid);
-	u64 others = nvmet_rdma_page_cache_room_bytes();
-	u64 avail = (u64)si_mem_available() << PAGE_SHIFT;
+	struct nvmet_rdma_memory_figures f;
 
-	if (nvmeof_mem_admits(need + others, avail, reserve_mb))
+	if (nvmet_rdma_memory_fits(need, &f))
 		return true;
 	pr_warn_ratelimited("refusing queue %u of the host at %pISpc: its buffers need %llu KiB and the queues admitted before may still take %llu KiB for their page caches, %llu KiB of memory is available and min_available_mb keeps %u MiB%s\n",
 			    queue->host_qid, &cm_id->route.addr.dst_addr,
-			    need >> 10, others >> 10, avail >> 10, reserve_mb,
-			    ndev->srqs ? "" :
+			    need >> 10, f.caches >> 10, f.available >> 10,
+			    f.reserve_mb, ndev->srqs ? "" :
 			    " (use_srq=Y shares receive buffers among queues)");
 	return false;
 }

@@ -10,7 +10,8 @@
 # admitted stay live, each whole (three queues on both sides), and carry
 # verified I/O. The reserve at 0 (none) admits a host again; -1 brings the
 # default back. Then the page caches of queues admitted before, which grow
-# after their admission, count against the reserve for the next queue.
+# after their admission, count against the reserve for the next queue; and
+# shared receive queues that do not fit are not made (each queue its own).
 # covers: the target's memory reserve refuses a queue with a message and unwinds it
 # rig: pairs=ours/ours kernels=stock rdma=rxe timeout=240 fast=oldest:ours/ours:rxe
 
@@ -101,3 +102,23 @@ rig_check "the target counted the first host's two caches" sh -c \
 echo -1 > $P
 rig_check "disconnect" rig_disconnect
 rig_check "no controller left" rig_wait 60 rig_no_controllers
+
+# Shared receive queues are held to the reserve too: 16384 buffers per SRQ
+# (64 MiB and more with 4 KiB in-capsule data) under a reserve 24 MiB below
+# what is available do not fit, the device goes without (each queue its
+# own buffers, admitted by itself) and a host is served.
+rig_must "unexport (page caches)" rig_unexport
+rig_must "unload our target (page caches)" $RMMOD nvmet_rdma
+rig_load_target ours use_srq=Y srq_size=16384
+rig_must "export $RIG_DEV (use_srq=Y)" rig_export "$RIG_DEV"
+echo $(( $(mem_mb MemAvailable) - 24 )) > $P
+rig_check "a host admitted without the SRQs" connect $(( N + 10 ))
+rig_check "the target said why it has no SRQs" sh -c \
+	"dmesg | grep -q 'nvmet_rdma: .*: no shared receive queues: their buffers need [0-9]* KiB and .* min_available_mb keeps [0-9]* MiB; each queue gets its own'"
+rig_check "its queues have buffers of their own" \
+	sh -c "! grep -qx 'srq 1' $T/queue*"
+rig_check "namespace there (no SRQs)" rig_wait 30 rig_has_ns
+rig_check "verified I/O without the SRQs" \
+	rig_fio_verify "$(rig_nvme_ns)" randrw 16k 8 1 2M
+echo -1 > $P
+rig_check "disconnect (no SRQs)" rig_disconnect
