@@ -136,7 +136,8 @@
  *                   queues disconnected                 -> nothing to
  *                   answer; the target tears the queue down with responses
  *                   still waiting (the scenario checks it said so, and
- *                   KASAN watches), then a new controller's read succeeds
+ *                   KASAN watches), then a new controller's read succeeds;
+ *                   IB/RoCE only (iWARP has no receiver-not-ready)
  * Exit status 0 when the target answered as expected; the last line of
  * output says what was expected and what came back.
  */
