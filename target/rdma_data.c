@@ -74,8 +74,8 @@ MODULE_PARM_DESC(premap_data,
  */
 static atomic_long_t nvmet_rdma_cache_room = ATOMIC_LONG_INIT(0);
 
-/* the cache of @queue owns @n more pages (fewer, if negative) */
-static void nvmet_rdma_cache_owns(struct nvmet_rdma_queue *queue, long n)
+/* a cache owns @n more pages (fewer, if negative) */
+static void nvmet_rdma_cache_owns(long n)
 {
 	if (n)
 		atomic_long_sub(n, &nvmet_rdma_cache_room);
@@ -88,7 +88,7 @@ static void nvmet_rdma_cache_disown(struct nvmet_rdma_queue *queue,
 	unsigned int owned = queue->page_cache.owned;
 
 	nvmeof_page_stack_disown(&queue->page_cache, n);
-	nvmet_rdma_cache_owns(queue, -(long)(owned - queue->page_cache.owned));
+	nvmet_rdma_cache_owns(-(long)(owned - queue->page_cache.owned));
 }
 
 /**
@@ -331,7 +331,7 @@ int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
 	spin_lock_irqsave(&queue->page_cache_lock, flags);
 	served = nvmeof_page_stack_reserve(cache, dir, nents, &fresh, &evict);
 	if (served) {
-		nvmet_rdma_cache_owns(queue, (long)fresh - evict);
+		nvmet_rdma_cache_owns((long)fresh - evict);
 		queue->stats.pages_reused += nents - fresh;
 		queue->stats.pages_new += fresh;
 	}
