@@ -787,6 +787,24 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* send slots 0..NR-1; returns 0, or -1 if a post failed */
+static int conn_send(struct conn *c, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		struct ibv_sge ssge = { (uintptr_t)c->cmds[i], CAPSULE_CMD,
+					c->cmd_mr->lkey };
+		struct ibv_send_wr swr = { .sg_list = &ssge, .num_sge = 1,
+					   .opcode = IBV_WR_SEND,
+					   .send_flags = IBV_SEND_SIGNALED }, *b;
+
+		if (ibv_post_send(c->qp, &swr, &b))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * Post a receive for each of slots 0..NR-1 (responses land in posting
  * order, filed by command id), then send them. Returns 0, or -1 if a post
@@ -805,17 +823,7 @@ static int conn_post(struct conn *c, int nr)
 		if (ibv_post_recv(c->qp, &rwr, &b))
 			return -1;
 	}
-	for (i = 0; i < nr; i++) {
-		struct ibv_sge ssge = { (uintptr_t)c->cmds[i], CAPSULE_CMD,
-					c->cmd_mr->lkey };
-		struct ibv_send_wr swr = { .sg_list = &ssge, .num_sge = 1,
-					   .opcode = IBV_WR_SEND,
-					   .send_flags = IBV_SEND_SIGNALED }, *b;
-
-		if (ibv_post_send(c->qp, &swr, &b))
-			return -1;
-	}
-	return 0;
+	return conn_send(c, nr);
 }
 
 /*
@@ -1566,20 +1574,10 @@ static int rejects_then_gone(const char *addr, const char *port,
 			alarm(60);
 			admin_up(&a, addr, port, subnqn, ADMIN_DEPTH - 1);
 			io_up(&io, addr, port, subnqn, 1, false);
-			for (j = 0; j < 24; j++) {
-				struct ibv_sge ssge = { (uintptr_t)io.cmds[j],
-							CAPSULE_CMD,
-							io.cmd_mr->lkey };
-				struct ibv_send_wr swr = {
-					.sg_list = &ssge, .num_sge = 1,
-					.opcode = IBV_WR_SEND,
-					.send_flags = IBV_SEND_SIGNALED,
-				}, *b;
-
+			for (j = 0; j < 24; j++)
 				cmd_keyed(&io, j, 0x7c, 1, 0, 0, 0, 0x40);
-				if (ibv_post_send(io.qp, &swr, &b))
-					die("ibv_post_send");
-			}
+			if (conn_send(&io, 24))	/* no receive posted */
+				die("post");
 			/* the target took them all (our SENDs completed) */
 			while (sent < 24) {
 				n = ibv_poll_cq(io.cq, 1, &wc);
