@@ -18,7 +18,16 @@
  * So a page the backend's own device fills for a read is never
  * device-writable for the RDMA device too (the DMA API does not allow two
  * writable mappings of a page, and an IOMMU refuses the wrong direction).
- * When the bound is reached, idle pages of the other direction make room.
+ *
+ * At the bound, idle pages of the other direction make room, but only as
+ * fast as requests refused for the lack of it add up: a request may have e
+ * of them given up once e requests of its direction were refused since the
+ * other direction's stack last served one. Giving up a page is an unmap
+ * (behind a strict IOMMU an IOTLB invalidation) and its replacement a map,
+ * where a refused request pays stock's one map and unmap of its transfer:
+ * so giving up adds at most one page's unmap and map to each refused
+ * request, and a mixed load whose two directions both draw on their
+ * stacks does not trade pages back and forth at all.
  */
 #ifndef NVMEOF_PAGE_STACK_H
 #define NVMEOF_PAGE_STACK_H
@@ -57,22 +66,26 @@ static inline enum nvmeof_page_dir nvmeof_page_dir_other(enum nvmeof_page_dir di
  * @nr: entries on each direction's stack
  * @cap: most pages the cache owns, and so entries a stack holds
  * @owned: pages the cache owns, on a stack or lent; at most @cap
+ * @refused: for each direction, its requests refused since the other
+ *	direction's stack last served one (at most @cap): how many of that
+ *	stack's idle pages it may have given up
  */
 struct nvmeof_page_stack {
 	struct nvmeof_data_page *pages[NVMEOF_PAGE_DIRS];
 	unsigned int nr[NVMEOF_PAGE_DIRS];
 	unsigned int cap;
 	unsigned int owned;
+	unsigned int refused[NVMEOF_PAGE_DIRS];
 };
 
 /*
  * A request of @n pages mapped for @dir: can @dir's stack, new pages within
- * @cap, and (at the bound) idle pages of the other direction given up to
- * make room, serve it all? If so, *@evict says how many the caller pops
- * from the other direction's stack and releases, *@fresh how many new ones
- * it allocates and maps for @dir, and it pops the rest, n - *@fresh, from
- * @dir's stack; @owned counts the change. Else nothing changes and it
- * returns false.
+ * @cap, and (at the bound, as its refused requests allow) idle pages of the
+ * other direction given up to make room, serve it all? If so, *@evict says
+ * how many the caller pops from the other direction's stack and releases,
+ * *@fresh how many new ones it allocates and maps for @dir, and it pops the
+ * rest, n - *@fresh, from @dir's stack; @owned counts the change. Else it
+ * returns false, the refusal counted for @dir and nothing else changed.
  */
 static inline bool nvmeof_page_stack_reserve(struct nvmeof_page_stack *s,
 					     enum nvmeof_page_dir dir,
@@ -80,14 +93,22 @@ static inline bool nvmeof_page_stack_reserve(struct nvmeof_page_stack *s,
 					     unsigned int *fresh,
 					     unsigned int *evict)
 {
+	enum nvmeof_page_dir other = nvmeof_page_dir_other(dir);
 	unsigned int f = n - min(n, s->nr[dir]), room = s->cap - s->owned;
 	unsigned int e = 0;
 
 	if (f > room) {
 		e = f - room;
-		if (e > s->nr[nvmeof_page_dir_other(dir)])
+		if (e > s->nr[other] || e > s->refused[dir]) {
+			if (s->refused[dir] < s->cap)
+				s->refused[dir]++;
 			return false;
+		}
+		s->refused[dir] -= e;
 	}
+	/* @dir's stack serves: its idle pages are between uses, not unused */
+	if (f < n)
+		s->refused[other] = 0;
 	s->owned += f - e;
 	*fresh = f;
 	*evict = e;

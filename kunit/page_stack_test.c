@@ -162,8 +162,8 @@ static void page_stack_reserve_within_cap_test(struct kunit *test)
 /*
  * A request is served only pages mapped for its own direction: at the
  * bound, idle pages of the other direction make room (the caller releases
- * them and maps new ones), never lent ones, and the cache still owns at
- * most CAP.
+ * them and maps new ones) once as many requests of its direction were
+ * refused, never lent ones, and the cache still owns at most CAP.
  */
 static void page_stack_direction_test(struct kunit *test)
 {
@@ -175,11 +175,17 @@ static void page_stack_direction_test(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, nvmeof_page_stack_reserve(&s, IN, CAP, &fresh, &evict));
 	for (i = 0; i < CAP; i++)
 		KUNIT_ASSERT_TRUE(test, nvmeof_page_stack_push(&s, IN, fake(i)));
-	/* a read of 3: 3 new OUT pages, 3 IN pages given up for them */
+	/*
+	 * a read of 3, refused until three reads were; then 3 new OUT pages,
+	 * 3 IN pages given up for them
+	 */
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_FALSE(test, nvmeof_page_stack_reserve(&s, OUT, 3, &fresh, &evict));
 	KUNIT_ASSERT_TRUE(test, nvmeof_page_stack_reserve(&s, OUT, 3, &fresh, &evict));
 	KUNIT_EXPECT_EQ(test, fresh, 3u);
 	KUNIT_EXPECT_EQ(test, evict, 3u);
 	KUNIT_EXPECT_EQ(test, s.owned, (unsigned int)CAP);
+	KUNIT_EXPECT_EQ(test, s.refused[OUT], 0u);
 	/* (reserve counted them out: the caller releases them) */
 	for (i = 0; i < evict; i++)
 		KUNIT_ASSERT_TRUE(test, nvmeof_page_stack_pop(&s, IN, &dp));
@@ -195,7 +201,13 @@ static void page_stack_direction_test(struct kunit *test)
 		KUNIT_ASSERT_TRUE(test, nvmeof_page_stack_push(&s, OUT, fake(10 + i)));
 	KUNIT_ASSERT_TRUE(test, nvmeof_page_stack_push(&s, IN, fake(0)));
 	KUNIT_EXPECT_EQ(test, s.nr[OUT] + s.nr[IN], s.owned);
-	/* a read of 4: 3 cached OUT pages, the IN page given up for a new one */
+	/*
+	 * a read of 4: the write its stack served wiped the reads' count, so
+	 * refused once; then 3 cached OUT pages, the IN page given up for a
+	 * new one
+	 */
+	KUNIT_EXPECT_EQ(test, s.refused[OUT], 0u);
+	KUNIT_EXPECT_FALSE(test, nvmeof_page_stack_reserve(&s, OUT, 4, &fresh, &evict));
 	KUNIT_ASSERT_TRUE(test, nvmeof_page_stack_reserve(&s, OUT, 4, &fresh, &evict));
 	KUNIT_EXPECT_EQ(test, fresh, 1u);
 	KUNIT_EXPECT_EQ(test, evict, 1u);
@@ -273,6 +285,93 @@ static void page_stack_owned_pages_come_back_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, evicted, 0u);
 }
 
+/*
+ * A queue's cache under a random load of 128 KiB reads and writes (and a
+ * few 4 KiB ones), several in flight, as behind a server's IOMMU: every
+ * page given up is an unmap and a map that a stock transfer of the same
+ * request would not pay. The bound of common/page_stack.h: over any run,
+ * pages given up <= requests refused (which paid stock's costs anyway).
+ * Then the load turns to writes only: the cache goes over to them whole,
+ * serving as many of the last writes from their stack as 64 pages hold.
+ */
+#define SIM_CAP 64
+#define SIM_QD 8
+
+struct page_sim {
+	struct nvmeof_page_stack s;
+	unsigned int lent[SIM_QD];
+	enum nvmeof_page_dir dir[SIM_QD];
+	unsigned int refused, evicted, hits;
+	u32 rand;
+};
+
+static u32 page_sim_rand(struct page_sim *p, u32 n)
+{
+	p->rand ^= p->rand << 13;	/* xorshift32: the same run every time */
+	p->rand ^= p->rand >> 17;
+	p->rand ^= p->rand << 5;
+	return p->rand % n;
+}
+
+/* the request in @slot ends (its pages come back), the next one starts */
+static void page_sim_step(struct kunit *test, struct page_sim *p,
+			  unsigned int slot, enum nvmeof_page_dir dir,
+			  unsigned int n)
+{
+	unsigned int fresh, evict, k;
+	struct nvmeof_data_page dp;
+
+	for (k = 0; k < p->lent[slot]; k++)
+		KUNIT_ASSERT_TRUE(test, nvmeof_page_stack_push(&p->s, p->dir[slot],
+							       fake(k)));
+	p->lent[slot] = 0;
+	p->hits = 0;
+	if (!nvmeof_page_stack_reserve(&p->s, dir, n, &fresh, &evict)) {
+		p->refused++;
+		return;
+	}
+	for (k = 0; k < evict; k++)
+		KUNIT_ASSERT_TRUE(test, nvmeof_page_stack_pop(&p->s,
+							      nvmeof_page_dir_other(dir),
+							      &dp));
+	pop_cached(test, &p->s, dir, n, fresh);
+	p->evicted += evict;
+	p->hits = !fresh;
+	p->lent[slot] = n;
+	p->dir[slot] = dir;
+	KUNIT_ASSERT_LE(test, p->s.owned, (unsigned int)SIM_CAP);
+}
+
+static void page_stack_mixed_load_test(struct kunit *test)
+{
+	struct page_sim *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct nvmeof_data_page *slots;
+	unsigned int i, last_hits = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	slots = kunit_kcalloc(test, 2 * SIM_CAP, sizeof(*slots), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, slots);
+	p->s = (struct nvmeof_page_stack) {
+		.pages = { slots, slots + SIM_CAP }, .cap = SIM_CAP,
+	};
+	p->rand = 2463534242;
+	for (i = 0; i < 20000; i++)
+		page_sim_step(test, p, page_sim_rand(p, SIM_QD),
+			      page_sim_rand(p, 2) ? IN : OUT,
+			      page_sim_rand(p, 8) ? 32 : 1);
+	KUNIT_EXPECT_GT(test, p->refused, 0u);
+	KUNIT_EXPECT_LE(test, p->evicted, p->refused);
+	/* writes only: the cache goes over to them */
+	for (i = 0; i < 2000; i++) {
+		page_sim_step(test, p, i % SIM_QD, IN, 32);
+		last_hits = i < 1000 ? 0 : last_hits + p->hits;
+	}
+	KUNIT_EXPECT_LE(test, p->evicted, p->refused);
+	KUNIT_EXPECT_EQ(test, p->s.nr[OUT], 0u);
+	/* two of eight in flight fit in 64 pages: a hit in every fourth */
+	KUNIT_EXPECT_EQ(test, last_hits, 1000u / 4);
+}
+
 static struct kunit_case nvmeof_page_stack_cases[] = {
 	KUNIT_CASE(page_stack_lifo_and_bound_test),
 	KUNIT_CASE(page_stack_zero_cap_test),
@@ -281,6 +380,7 @@ static struct kunit_case nvmeof_page_stack_cases[] = {
 	KUNIT_CASE(page_stack_disown_test),
 	KUNIT_CASE(page_stack_direction_test),
 	KUNIT_CASE(page_stack_owned_pages_come_back_test),
+	KUNIT_CASE(page_stack_mixed_load_test),
 	{}
 };
 

@@ -25,7 +25,8 @@ PAIR_TITLES = {
     "stock/ours": "stock host / our target",
     "local": "local null_blk",
 }
-# case: (metric, direction of the fio numbers, bar for ours/ours vs stock)
+# case: (metric, direction of the fio numbers: read, write or rw for both,
+#        bar for ours/ours vs stock)
 # metric "lat" = mean completion latency, µs; "iops" = IOPS.
 CASES = {
     "randread-4k-qd1": ("lat", "read", ("<=", 0.70)),
@@ -48,6 +49,11 @@ CASES = {
     "randwrite-128k-qd32": ("iops", "write", None),
     "read-1m-qd32": ("iops", "read", None),
     "write-1m-qd32": ("iops", "write", None),
+    # half reads, half writes at random: both directions' data pages in
+    # flight at once, so the target's page cache is at its bound for both
+    # (its eviction path). IOPS of the two directions together.
+    "randrw-128k-qd32": ("iops", "rw", None),
+    "randrw-1m-qd32": ("iops", "rw", None),
 }
 # make bench's BENCH_CASES: only those ran
 if os.environ.get("BENCH_CASES"):
@@ -82,7 +88,10 @@ def parse(path):
                 metric, rw, _ = CASES[key[1]]
                 off = TERSE_WRITE_OFFSET if rw == "write" else 0
                 if metric == "iops":
-                    kv[metric] = float(t[TERSE_READ["bw"] + off]) / block_kib(key[1])
+                    bw = float(t[TERSE_READ["bw"] + off])
+                    if rw == "rw":
+                        bw += float(t[TERSE_READ["bw"] + TERSE_WRITE_OFFSET])
+                    kv[metric] = bw / block_kib(key[1])
                 else:
                     kv[metric] = float(t[TERSE_READ[metric] + off])
             res[key] = {k: float(v) for k, v in kv.items()}

@@ -52,6 +52,8 @@ randread-128k-qd32 randread 128k libaio 32 3000
 randwrite-128k-qd32 randwrite 128k libaio 32 3000
 read-1m-qd32 read 1m libaio 32 400
 write-1m-qd32 write 1m libaio 32 400
+randrw-128k-qd32 randrw 128k libaio 32 3000 --rwmixread=50
+randrw-1m-qd32 randrw 1m libaio 32 400 --rwmixread=50
 "
 
 bench_fio() {
@@ -112,7 +114,8 @@ bench_cases() {
 # spends waiting for a timer, which icount skips to, and so are rxe-hw's
 # held SEND CQEs that no reply released and our modules' send queue waits
 # (RIG-BENCH-RDMA lines print what a case changed; bench-report.py ignores
-# them)
+# them); and our target's page cache: pages it gave up for the other
+# direction, commands it did not serve
 bench_rdma_counters() {
 	local f
 	for f in /sys/class/infiniband/$RIG_RDMA_DEV/ports/1/hw_counters/* \
@@ -125,7 +128,12 @@ bench_rdma_counters() {
 	cat /sys/kernel/debug/nvme_rdma/*/queue* 2> /dev/null |
 		awk '$1 == "sq_full" { n += $2 } END { if (NR) print "host_sq_full", n }'
 	cat /sys/kernel/debug/nvmet_rdma/queue* 2> /dev/null |
-		awk '$1 == "sq_full" { n += $2 } END { if (NR) print "target_sq_full", n }'
+		awk '$1 == "sq_full" { n += $2 }
+		     $1 == "pages_evicted" { e += $2 }
+		     $1 == "data_uncached" { u += $2 }
+		     END { if (NR) print "target_sq_full", n
+			   if (NR) print "target_pages_evicted", e
+			   if (NR) print "target_data_uncached", u }'
 }
 
 # bench_idle_trace on | off LABEL CASE - trace the vCPU's idle periods
