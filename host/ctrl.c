@@ -37,6 +37,20 @@ static void nvme_rdma_destroy_admin_queue(struct nvme_rdma_ctrl *ctrl)
 	nvme_rdma_free_queue(&ctrl->queues[0]);
 }
 
+/*
+ * The longest request one DMA mapping of the device takes: where DMA goes
+ * through swiotlb's bounce buffers, a segment longer than one bounce
+ * (256 KiB by default; blk-mq merges physically contiguous pages up to a
+ * whole request) fails to map every time it is tried.
+ */
+static u32 nvme_rdma_dma_max_sectors(struct ib_device *ibdev)
+{
+	if (ib_uses_virt_dma(ibdev))
+		return U32_MAX;
+	return min_t(size_t, dma_max_mapping_size(ibdev->dma_device) >>
+			     SECTOR_SHIFT, U32_MAX);
+}
+
 static int nvme_rdma_configure_admin_queue(struct nvme_rdma_ctrl *ctrl,
 					   bool new)
 {
@@ -87,7 +101,8 @@ static int nvme_rdma_configure_admin_queue(struct nvme_rdma_ctrl *ctrl,
 		goto out_stop_queue;
 
 	ctrl->ctrl.max_segments = ctrl->max_fr_pages;
-	ctrl->ctrl.max_hw_sectors = ctrl->max_fr_pages << (ilog2(SZ_4K) - 9);
+	ctrl->ctrl.max_hw_sectors = min(ctrl->max_fr_pages << (ilog2(SZ_4K) - 9),
+					nvme_rdma_dma_max_sectors(ctrl->device->dev));
 	if (pi_capable)
 		ctrl->ctrl.max_integrity_segments = ctrl->max_fr_pages;
 	else

@@ -141,7 +141,7 @@ rig_header_problems() {
 		return
 	fi
 	case $kind in
-	scenario) keys="pairs debug-pairs siw-pairs rxe-hw-pairs kernels rdma debug-rdma timeout order debug-smp hostroot expect fast" ;;
+	scenario) keys="pairs debug-pairs siw-pairs rxe-hw-pairs kernels rdma debug-rdma timeout order debug-smp hostroot cmdline expect fast" ;;
 	fault) keys="pairs debug-pairs full-pairs mixed-kernels kernels timeout fast" ;;
 	host) keys="fast changes-system once" ;;
 	esac

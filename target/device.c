@@ -9,11 +9,13 @@
  * Copyright (c) 2015-2016 HGST, a Western Digital Company.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+#include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/swiotlb.h>
 
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
@@ -511,6 +513,24 @@ static void nvmet_rdma_report_recv_buffers(struct nvmet_rdma_device *ndev)
 	}
 }
 
+/*
+ * Does DMA to @ibdev go through swiotlb's bounce buffers: a
+ * confidential-computing guest (its memory encrypted, the device's DMA
+ * bounced through shared memory), swiotlb=force, or a device that cannot
+ * reach all memory? There a mapping holds a bounce slot for as long as it
+ * lives, and the slots are few (64 MiB by default): the I/O queues' page
+ * caches then keep none mapped (nvmet_rdma_page_cache_init()).
+ */
+static bool nvmet_rdma_dma_bounces(struct ib_device *ibdev)
+{
+	struct device *dma_dev = ibdev->dma_device;
+
+	if (ib_uses_virt_dma(ibdev) || !dma_dev)
+		return false;
+	return is_swiotlb_force_bounce(dma_dev) ||
+	       dma_addressing_limited(dma_dev);
+}
+
 /**
  * nvmet_rdma_find_get_device() - the device a connecting queue is on
  * @cm_id: the queue's cm_id, its context the listening port
@@ -570,6 +590,10 @@ nvmet_rdma_find_get_device(struct rdma_cm_id *cm_id)
 
 	ndev->device = cm_id->device;
 	kref_init(&ndev->ref);
+	ndev->dma_bounces = nvmet_rdma_dma_bounces(ndev->device);
+	if (ndev->dma_bounces)
+		pr_info("%s: DMA goes through bounce buffers (swiotlb): data pages are mapped for each transfer, as stock maps them, none kept mapped\n",
+			ndev->device->name);
 
 	ndev->pd = ib_alloc_pd(ndev->device, 0);
 	if (IS_ERR(ndev->pd))

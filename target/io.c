@@ -745,11 +745,15 @@ static u32 nvmet_rdma_expected_len(struct nvmet_rdma_rsp *rsp)
  * The MDTS we advertise, in bytes on the wire (with metadata: data plus
  * metadata, unless PRACT): ours, or the port's param_mdts if smaller. MDTS
  * counts minimum memory pages, which nvmet sets to 4 KiB (CAP.MPSMIN = 0).
+ * Identify gives it per controller (smaller where the controller supports
+ * T10-PI, nvmet_rdma_get_mdts()), so it is checked per controller too; a
+ * Connect, before there is one, by its own metadata (none).
  */
 static u32 nvmet_rdma_max_transfer(struct nvmet_rdma_rsp *rsp)
 {
-	u8 mdts = nvmeof_port_mdts(rsp->req.port,
-				   nvmet_rdma_mdts(rsp->req.metadata_len));
+	struct nvmet_ctrl *ctrl = rsp->req.sq->ctrl;
+	bool pi = ctrl ? ctrl->pi_support : rsp->req.metadata_len;
+	u8 mdts = nvmeof_port_mdts(rsp->req.port, nvmet_rdma_mdts(pi));
 
 	return nvmeof_rw_wire_len(SZ_4K << mdts, rsp->req.metadata_len,
 				  nvmet_rdma_pract(rsp));

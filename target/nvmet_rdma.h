@@ -196,6 +196,7 @@ struct nvmet_rdma_queue_stats {
 	atomic64_t		data_uncached;	/* buffers as stock takes them */
 	u64			pages_reused;	/* from the page cache */
 	u64			pages_new;	/* allocated and mapped for it */
+	u64			pages_evicted;	/* given up for the other way */
 };
 
 struct nvmet_rdma_queue {
@@ -207,6 +208,8 @@ struct nvmet_rdma_queue {
 	int			sq_wr_max;	/* sq_wr_avail when idle */
 	/* cached data pages stay DMA-mapped, moved by our own WRs (rdma_data.c) */
 	bool			premapped;
+	/* most pages a premapped RDMA READ takes (more: as stock) */
+	u32			premapped_read_pages;
 	/*
 	 * Responses without data out go in unsignalled inline SENDs, one in
 	 * signal_mask + 1 signalled (io.c nvmet_rdma_goes_unsignalled()); the
@@ -317,6 +320,7 @@ struct nvmet_rdma_device {
 	struct list_head	entry;
 	int			in_capsule_size;
 	int			in_capsule_pages;
+	bool			dma_bounces;	/* a mapping takes a bounce buffer */
 };
 
 /**
@@ -436,6 +440,7 @@ void nvmet_rdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue);
 size_t nvmet_rdma_page_cache_max_bytes(bool io_queue);
 size_t nvmet_rdma_page_cache_room_bytes(void);
+u32 nvmet_rdma_premapped_read_pages(struct nvmet_rdma_queue *queue);
 void nvmet_rdma_page_cache_destroy(struct nvmet_rdma_queue *queue);
 int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp);
 void nvmet_rdma_free_data_sgl(struct nvmet_rdma_rsp *rsp);

@@ -572,6 +572,8 @@ nvmet_rdma_alloc_queue(struct nvmet_rdma_device *ndev,
 		ret = NVME_RDMA_CM_NO_RSC;
 		goto out_free_cmds;
 	}
+	/* after the QP: its limits bound a premapped RDMA READ */
+	queue->premapped_read_pages = nvmet_rdma_premapped_read_pages(queue);
 
 	nvmet_rdma_stats_add_queue(queue);
 	return queue;

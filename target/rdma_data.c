@@ -9,14 +9,15 @@
  * for as long as they are cached (IB and RoCE), and the transfer of a
  * request whose pages came from there is work requests laid directly over
  * those mapped addresses (common/rdma_wrs.h), in arrays inside the response
- * for up to NVMET_RDMA_EMBEDDED_SGES pages. The cache owns at most
- * cached_pages pages; a page is mapped when the cache takes it and
- * unmapped when it gives it up: when the queue goes, or when a request of
- * the other direction needs its room at the bound (behind an IOMMU each
- * unmap is an IOTLB invalidation, so a load of both directions beyond the
- * bound unmaps and maps a page at a time). A request it
- * cannot serve whole within that takes its pages as stock does, mapped
- * for its transfer alone by rdma_rw (common/page_stack.h). A response's
+ * for up to NVMET_RDMA_EMBEDDED_SGES pages; an RDMA READ in no more work
+ * requests than stock's would take (nvmet_rdma_premapped_read_pages()).
+ * The cache owns at most cached_pages pages; a page is mapped when the
+ * cache takes it and unmapped when it gives it up: when the queue goes, or
+ * when a request of the other direction needs its room at the bound, no
+ * faster than requests of that direction were refused (behind an IOMMU
+ * each unmap is an IOTLB invalidation: common/page_stack.h). A request it
+ * cannot serve whole within that takes its pages as stock does, mapped for
+ * its transfer alone by rdma_rw. A response's
  * NVMET_RDMA_REQ_CACHED_DATA says its pages came from the cache,
  * NVMET_RDMA_REQ_PREMAPPED_RW that its transfer was built here and not by
  * rdma_rw; each half undoes what its flag says. A one-page request uses a
@@ -35,9 +36,8 @@
  * by two devices at once, as the DMA API requires (DMA-API debug reports an
  * overlap otherwise; tests/backend-dma.sh). It is handed to the device
  * before a transfer and to the CPU after an RDMA READ, as the DMA API asks
- * of a long-lived mapping. When the cache's bound is reached, idle pages of
- * the other direction are released to make room. Behind swiotlb each cached
- * page holds a bounce slot (cached_pages per I/O queue).
+ * of a long-lived mapping. Where DMA goes through swiotlb's bounce buffers
+ * no page is kept mapped: each would hold a bounce slot.
  *
  * The kernel's rdma_rw builds the transfer where it takes memory
  * registration or pages not from the cache: iWARP (an RDMA READ's sink must
@@ -45,6 +45,7 @@
  * the admin queue, and premap_data=N. Requests with metadata (PI) or with
  * peer-to-peer memory take their pages from nvmet_req_alloc_sgls().
  */
+#include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/scatterlist.h>
@@ -104,13 +105,59 @@ size_t nvmet_rdma_page_cache_room_bytes(void)
 	       PAGE_SIZE;
 }
 
+/*
+ * Entries one work request may carry: a queue pair's own limits (reads:
+ * also the device's max_sge_rd), and for reads the device's preferred
+ * most (max_sgl_rd, where rdma_rw would switch to an MR).
+ */
+static u32 nvmet_rdma_premapped_max_sge(struct nvmet_rdma_queue *queue,
+					bool read)
+{
+	u32 max_sgl_rd = queue->dev->device->attrs.max_sgl_rd;
+
+	if (!read)
+		return queue->qp->max_write_sge;
+	if (max_sgl_rd)
+		return min(queue->qp->max_read_sge, max_sgl_rd);
+	return queue->qp->max_read_sge;
+}
+
+/**
+ * nvmet_rdma_premapped_read_pages() - the most pages an RDMA READ over a
+ *	queue's premapped pages may take
+ * @queue: the queue, its page cache set up and its QP created
+ *
+ * No more work requests than stock's rdma_rw would post for the transfer:
+ * each RDMA READ holds one of the few reads a queue pair may have
+ * outstanding (its initiator depth: 16 on mlx5) until its data is in.
+ * Stock posts one where an IOMMU maps the transfer into one range (the DMA
+ * API merges its pages) or where the device asks for memory registration
+ * beyond max_sgl_rd entries; else as many as ours, of max_read_sge
+ * entries. A larger one takes its pages as stock does.
+ *
+ * Return: pages (U32_MAX: no bound but the cache's; so too where the queue
+ * does not premap).
+ */
+u32 nvmet_rdma_premapped_read_pages(struct nvmet_rdma_queue *queue)
+{
+	struct device *dma_dev = queue->dev->device->dma_device;
+
+	if (!queue->premapped)
+		return U32_MAX;
+	if (queue->dev->device->attrs.max_sgl_rd ||
+	    (dma_dev && dma_get_merge_boundary(dma_dev)))
+		return nvmet_rdma_premapped_max_sge(queue, true);
+	return U32_MAX;
+}
+
 /**
  * nvmet_rdma_page_cache_init() - set up a queue's page cache (empty)
  * @queue: the queue, its device and CM id set
  *
  * Only I/O queues get one; the admin queue's few transfers allocate. The
- * pages of an I/O queue are kept DMA-mapped unless premap_data=N or the
- * device is iWARP, whose RDMA READs need a registered MR (rdma_rw's).
+ * pages of an I/O queue are kept DMA-mapped unless premap_data=N, the
+ * device is iWARP, whose RDMA READs need a registered MR (rdma_rw's), or
+ * its DMA goes through bounce buffers (each mapping would hold one).
  *
  * Return: 0, or -ENOMEM.
  */
@@ -121,6 +168,7 @@ int nvmet_rdma_page_cache_init(struct nvmet_rdma_queue *queue)
 
 	spin_lock_init(&queue->page_cache_lock);
 	queue->premapped = nvmet_rdma_premap_data && queue->host_qid &&
+		!queue->dev->dma_bounces &&
 		!rdma_protocol_iwarp(queue->dev->device,
 				     queue->cm_id->port_num);
 	*s = (struct nvmeof_page_stack) { };
@@ -291,7 +339,8 @@ static void nvmet_rdma_set_data_page(struct scatterlist *sg, unsigned int i,
  *
  * From the queue's cache, with new pages (mapped, and then the cache's) if
  * it may own more, releasing idle pages of the other direction at its
- * bound; else, for the whole request, as stock takes them.
+ * bound as far as common/page_stack.h allows; else, for the whole request,
+ * as stock takes them.
  *
  * Return: 0, or -ENOMEM.
  */
@@ -309,9 +358,14 @@ int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
 	unsigned long flags;
 	bool served;
 
-	/* PI and P2P take nvmet's buffers; more than the cache may own, too */
+	/*
+	 * PI and P2P take nvmet's buffers; more than the cache may own, and an
+	 * RDMA READ larger than stock's work requests would be, too
+	 */
 	if (req->metadata_len || nvmeof_req_may_use_p2pmem(req) ||
-	    nents > cache->cap)
+	    nents > cache->cap ||
+	    (rsp->data_dir == DMA_FROM_DEVICE &&
+	     nents > queue->premapped_read_pages))
 		goto uncached;
 
 	if (nents == 1) {
@@ -334,6 +388,7 @@ int nvmet_rdma_alloc_data_sgl(struct nvmet_rdma_rsp *rsp)
 		nvmet_rdma_cache_owns((long)fresh - evict);
 		queue->stats.pages_reused += nents - fresh;
 		queue->stats.pages_new += fresh;
+		queue->stats.pages_evicted += evict;
 	}
 	for (i = 0; served && i < evict; i++) {
 		nvmeof_page_stack_pop(cache, other, &dp);
@@ -395,24 +450,6 @@ void nvmet_rdma_free_data_sgl(struct nvmet_rdma_rsp *rsp)
 	rsp->flags &= ~NVMET_RDMA_REQ_CACHED_DATA;
 }
 
-/*
- * Entries one work request may carry: a queue pair's own limits (reads:
- * also the device's max_sge_rd), and for reads the device's preferred
- * most (max_sgl_rd, where rdma_rw would switch to an MR; more requests of
- * fewer entries serve the same purpose).
- */
-static u32 nvmet_rdma_premapped_max_sge(struct nvmet_rdma_rsp *rsp, bool read)
-{
-	struct ib_qp *qp = rsp->queue->qp;
-	u32 max_sgl_rd = rsp->queue->dev->device->attrs.max_sgl_rd;
-
-	if (!read)
-		return qp->max_write_sge;
-	if (max_sgl_rd)
-		return min(qp->max_read_sge, max_sgl_rd);
-	return qp->max_read_sge;
-}
-
 static void nvmet_rdma_premapped_free(struct nvmet_rdma_premapped_rw *own)
 {
 	if (own->sges != own->sge)
@@ -427,7 +464,7 @@ static int nvmet_rdma_premapped_init(struct nvmet_rdma_rsp *rsp, u64 addr,
 	struct nvmet_rdma_premapped_rw *own = &rsp->own;
 	struct nvmet_req *req = &rsp->req;
 	bool read = rsp->data_dir == DMA_FROM_DEVICE;
-	u32 max_sge = nvmet_rdma_premapped_max_sge(rsp, read);
+	u32 max_sge = nvmet_rdma_premapped_max_sge(rsp->queue, read);
 	u32 nr_sge = req->sg_cnt, nr_wrs, lkey, i;
 	struct scatterlist *sg;
 
@@ -554,17 +591,40 @@ void nvmet_rdma_rw_destroy(struct nvmet_rdma_rsp *rsp)
 	}
 }
 
+/*
+ * Read data in pages rdma_rw mapped: it mapped them when the command came,
+ * before the backend filled them, so hand them to the device now. Where
+ * DMA goes through bounce buffers this is what copies the data into them
+ * (stock's target sends the bounce buffers' stale contents there); on a
+ * non-coherent machine it writes the CPU's cache back. Not for
+ * peer-to-peer memory, which no CPU wrote.
+ */
+static void nvmet_rdma_rw_sync_for_device(struct nvmet_rdma_rsp *rsp)
+{
+	struct ib_device *dev = rsp->queue->dev->device;
+	struct nvmet_req *req = &rsp->req;
+
+	if (ib_uses_virt_dma(dev) || req->p2p_dev)
+		return;
+	dma_sync_sg_for_device(dev->dma_device, req->sg, req->sg_cnt,
+			       DMA_TO_DEVICE);
+	if (req->metadata_len)
+		dma_sync_sg_for_device(dev->dma_device, req->metadata_sg,
+				       req->metadata_sg_cnt, DMA_TO_DEVICE);
+}
+
 /**
  * nvmet_rdma_rw_wrs() - the transfer's work requests, ready to post
  * @rsp: the response, after nvmet_rdma_rw_init()
  * @cqe: signal the last request to this handler, or
  * @chain_wr: chain this (the response SEND) behind the last one
  *
- * Hands the data pages to the device: for an RDMA WRITE the backend has
- * filled them by now. The unsignalled ones complete on the queue's
- * unsignalled_cqe: an RNIC reports a failed WR whether signalled or not,
- * and the queue must fail at once (rdma_rw leaves their wr_cqe NULL, and
- * ib_cq drops a completion without one).
+ * Hands the data pages to the device (premapped pages, and rdma_rw's for
+ * an RDMA WRITE): for an RDMA WRITE the backend has filled them by now.
+ * The unsignalled work requests complete on the queue's unsignalled_cqe:
+ * an RNIC reports a failed WR whether signalled or not, and the queue must
+ * fail at once (rdma_rw leaves their wr_cqe NULL, and ib_cq drops a
+ * completion without one).
  *
  * Return: the first work request.
  */
@@ -587,6 +647,8 @@ struct ib_send_wr *nvmet_rdma_rw_wrs(struct nvmet_rdma_rsp *rsp,
 		}
 		first = &own->wrs[0].wr;
 	} else {
+		if (rsp->data_dir == DMA_TO_DEVICE)
+			nvmet_rdma_rw_sync_for_device(rsp);
 		first = rdma_rw_ctx_wrs(&rsp->rw, cm_id->qp, cm_id->port_num,
 					cqe, chain_wr);
 	}

@@ -69,6 +69,7 @@ static int nvmet_rdma_queue_stats_show(struct seq_file *m, void *unused)
 	/* written under page_cache_lock; a 64-bit load does not tear */
 	seq_printf(m, "pages_reused %llu\n", READ_ONCE(s->pages_reused));
 	seq_printf(m, "pages_new %llu\n", READ_ONCE(s->pages_new));
+	seq_printf(m, "pages_evicted %llu\n", READ_ONCE(s->pages_evicted));
 	seq_printf(m, "pages_held %u\n", READ_ONCE(queue->page_cache.owned));
 	seq_printf(m, "data_uncached %lld\n",
 		   atomic64_read(&s->data_uncached));
@@ -78,6 +79,7 @@ static int nvmet_rdma_queue_stats_show(struct seq_file *m, void *unused)
 						 !queue->host_qid,
 						 !!queue->nsrq));
 	seq_printf(m, "srq %d\n", queue->nsrq ? 1 : 0);
+	seq_printf(m, "premapped %d\n", queue->premapped ? 1 : 0);
 	seq_printf(m, "srq_low %lld\n",
 		   queue->nsrq ? atomic64_read(&queue->nsrq->low_events) : 0);
 	seq_printf(m, "srq_buffer_bytes %zu\n",
