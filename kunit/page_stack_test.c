@@ -8,6 +8,7 @@
  * none is unmapped while it is lent.
  */
 #include <kunit/test.h>
+#include "test_rand.h"
 #include "page_stack.h"
 
 #define CAP 4
@@ -305,14 +306,6 @@ struct page_sim {
 	u32 rand;
 };
 
-static u32 page_sim_rand(struct page_sim *p, u32 n)
-{
-	p->rand ^= p->rand << 13;	/* xorshift32: the same run every time */
-	p->rand ^= p->rand >> 17;
-	p->rand ^= p->rand << 5;
-	return p->rand % n;
-}
-
 /* the request in @slot ends (its pages come back), the next one starts */
 static void page_sim_step(struct kunit *test, struct page_sim *p,
 			  unsigned int slot, enum nvmeof_page_dir dir,
@@ -356,9 +349,9 @@ static void page_stack_mixed_load_test(struct kunit *test)
 	};
 	p->rand = 2463534242;
 	for (i = 0; i < 20000; i++)
-		page_sim_step(test, p, page_sim_rand(p, SIM_QD),
-			      page_sim_rand(p, 2) ? IN : OUT,
-			      page_sim_rand(p, 8) ? 32 : 1);
+		page_sim_step(test, p, nvmeof_test_rand(&p->rand, SIM_QD),
+			      nvmeof_test_rand(&p->rand, 2) ? IN : OUT,
+			      nvmeof_test_rand(&p->rand, 8) ? 32 : 1);
 	KUNIT_EXPECT_GT(test, p->refused, 0u);
 	KUNIT_EXPECT_LE(test, p->evicted, p->refused);
 	/* writes only: the cache goes over to them */

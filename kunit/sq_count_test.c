@@ -4,6 +4,7 @@
  * RNIC's rules (slots retire when a later signalled CQE is polled).
  */
 #include <kunit/test.h>
+#include "test_rand.h"
 #include <linux/module.h>
 
 #include "sq_count.h"
@@ -218,14 +219,6 @@ struct sim {
 	bool remote_inv_only;
 };
 
-static u32 sim_rand(struct sim *s, u32 n)
-{
-	s->rand ^= s->rand << 13;	/* xorshift32: the same run every time */
-	s->rand ^= s->rand >> 17;
-	s->rand ^= s->rand << 5;
-	return s->rand % n;
-}
-
 static void sim_signalled(struct sim *s, int i, u32 mark)
 {
 	int tail = (s->head + s->nr++) % ARRAY_SIZE(s->marks);
@@ -258,7 +251,7 @@ static void sim_answer(struct sim *s, int i)
 	if (!cmd->inv_reserved)
 		return;
 	cmd->inv_reserved = false;
-	if (s->remote_inv_only || sim_rand(s, 2))
+	if (s->remote_inv_only || nvmeof_test_rand(&s->rand, 2))
 		nvmeof_sq_unreserve(&s->c, 1);	/* invalidated remotely */
 	else
 		sim_signalled(s, i, nvmeof_sq_post_signalled(&s->c, 1));
@@ -294,15 +287,15 @@ static void sim_run(struct kunit *test, bool adverse)
 	nvmeof_sq_init(&s->c, 3 * SIM_QD, 0);
 	nvmeof_sq_limit_unsignalled(&s->c, SIM_QD / 4);	/* as the host */
 	for (step = 0; step < SIM_STEPS; step++) {
-		i = sim_rand(s, SIM_QD);
-		switch (sim_rand(s, 3)) {
+		i = nvmeof_test_rand(&s->rand, SIM_QD);
+		switch (nvmeof_test_rand(&s->rand, 3)) {
 		case 0:
 			if (s->cmd[i].busy)
 				break;
 			if (adverse)	/* more than the queue holds */
 				sim_dispatch(s, i, 3 * SIM_QD + 1);
 			/* a REG_MR before its SEND, or not */
-			sim_dispatch(s, i, 1 + sim_rand(s, 2));
+			sim_dispatch(s, i, 1 + nvmeof_test_rand(&s->rand, 2));
 			break;
 		case 1:
 			if (s->cmd[i].busy && !s->cmd[i].answered)
