@@ -12,11 +12,12 @@
 # slots in use than before it (the receive buffers and rings, mapped for
 # the connection's life, are in both counts). Before issue 44 (item 9) an
 # I/O queue's page cache kept up to 64 pages mapped, 128 slots of the
-# default 32,768 (64 MiB), so 256 queues took them all; and as stock's
-# still do, the target sent read data from bounce buffers it had filled
-# before the backend did (the connect failed: "Mismatching cntlid: Connect
-# 1 vs Identify 0"), and the host retried a 1 MiB request of contiguous
-# pages, which no bounce takes, forever ("Failed to map data (-5)").
+# default 32,768 (64 MiB), so 256 queues took them all; the target, as
+# stock's still does, sent read data from bounce buffers filled before the
+# backend filled the pages (the connect failed: "Mismatching cntlid:
+# Connect 1 vs Identify 0"); and the host, with stock's code there, tried
+# a 1 MiB request of contiguous pages, which no bounce takes, over and over
+# ("Failed to map data (-5)").
 # covers: no data page kept mapped where DMA bounces (confidential-computing guests)
 # rig: pairs=ours/ours kernels=oldest rdma=rxe-hw timeout=300 cmdline=rig.iommu=off,swiotlb=force fast=oldest:ours/ours:rxe-hw
 
