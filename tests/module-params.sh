@@ -32,10 +32,9 @@ T=/sys/kernel/tracing
 mount -t tracefs none $T 2> /dev/null
 EVENTS="$T/events/nvmet_rdma/nvmet_rdma_map_data/enable $T/events/nvmet_rdma/nvmet_rdma_post_response/enable"
 
-# host_sum NAME / target_sum NAME - a counter summed over our host's queues
-# (its one controller) / our target's queues (Documentation/statistics.md)
+# host_sum NAME - a counter summed over our host's queues (its one
+# controller; Documentation/statistics.md); our target's: rig_target_sum
 host_sum() { cat /sys/kernel/debug/nvme_rdma/nvme*/queue* | awk -v n="$1" '$1 == n { s += $2 } END { print s + 0 }'; }
-target_sum() { cat /sys/kernel/debug/nvmet_rdma/queue* | awk -v n="$1" '$1 == n { s += $2 } END { print s + 0 }'; }
 # target_max NAME - its largest value on one of our target's I/O queues
 target_max() {
 	awk -v n="$1" '$1 == "qid" { io = $2 > 0 } io && $1 == n && $2 > m { m = $2 }
@@ -74,11 +73,11 @@ took_effect() {
 			holds "every response signalled" \
 				"$(traced 'send=signalled')" -gt 0 -a "$(traced 'send=unsignalled')" -eq 0 ;;
 		cached_pages=0)
-			holds "no page kept, every transfer's pages allocated" "$(target_sum pages_held)" -eq 0 -a \
-				"$(target_sum pages_reused)" -eq 0 -a "$(target_sum data_uncached)" -gt 0 ;;
+			holds "no page kept, every transfer's pages allocated" "$(rig_target_sum pages_held)" -eq 0 -a \
+				"$(rig_target_sum pages_reused)" -eq 0 -a "$(rig_target_sum data_uncached)" -gt 0 ;;
 		cached_pages=1)
 			holds "at most one page kept per queue" "$(target_max pages_held)" -le 1 -a \
-				"$(target_sum data_uncached)" -gt 0 ;;
+				"$(rig_target_sum data_uncached)" -gt 0 ;;
 		use_srq=Y)
 			holds "every queue on a shared receive queue" \
 				"$(grep -l '^srq 1$' /sys/kernel/debug/nvmet_rdma/queue* | wc -l)" -eq \

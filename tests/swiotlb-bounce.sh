@@ -59,11 +59,8 @@ rig_check "128k randrw QD32" rig_fio_verify "$ns" randrw 128k 32 1 16m
 rig_check "1m write QD8" rig_fio_verify "$ns" write 1m 8 1 16m
 after=$(cat $used)
 rig_log "bounce slots in use after the I/O: $after"
-pages_reused() {
-	io_queues | xargs cat | awk '$1 == "pages_reused" { n += $2 } END { print n + 0 }'
-}
-rig_check "the target's page cache served pages ($(pages_reused) reused)" \
-	test "$(pages_reused)" -gt 0
+rig_check "the target's page cache served pages ($(rig_target_sum pages_reused) reused)" \
+	test "$(rig_target_sum pages_reused)" -gt 0
 rig_check "no bounce slot held after the I/O ($after against $before)" \
 	test "$after" -le "$before"
 rig_disconnect

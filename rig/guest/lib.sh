@@ -453,6 +453,13 @@ rig_load_target() {
 	rig_load "$which" nvmet-rdma "$@"
 }
 
+# rig_target_sum NAME - a counter of our target's summed over its queues
+# (Documentation/statistics.md)
+rig_target_sum() {
+	cat /sys/kernel/debug/nvmet_rdma/queue* |
+		awk -v n="$1" '$1 == n { s += $2 } END { print s + 0 }'
+}
+
 # rig_backing ram|null [SIZE_MB] - prints the block device to export.
 rig_backing() {
 	case $1 in
