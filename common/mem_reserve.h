@@ -49,4 +49,26 @@ static inline bool nvmeof_mem_admits(u64 need, u64 available, u32 reserve_mb)
 	       available - need >= (u64)reserve_mb << 20;
 }
 
+/*
+ * One fast-registration MR of an rdma_rw pool, an upper estimate from the
+ * drivers read: siw keeps 24 bytes a page (256 pages fill an 8 KiB slab),
+ * mlx5 8 a page (a 2 KiB list at 256 pages); the MR's own structures
+ * beside.
+ */
+#define NVMEOF_MR_BYTES_PER_PAGE	32
+#define NVMEOF_MR_BYTES_FIXED		512
+
+/**
+ * nvmeof_mr_pool_bytes() - what a pool of fast-registration MRs holds
+ * @nr_mrs: MRs in the pool
+ * @pages_per_mr: the page list each MR is made for (rdma_rw's at most 256)
+ *
+ * Return: bytes, by the estimate above (below 2^53: no wrap).
+ */
+static inline u64 nvmeof_mr_pool_bytes(u32 nr_mrs, u16 pages_per_mr)
+{
+	return (u64)nr_mrs * ((u64)pages_per_mr * NVMEOF_MR_BYTES_PER_PAGE +
+			      NVMEOF_MR_BYTES_FIXED);
+}
+
 #endif /* NVMEOF_MEM_RESERVE_H */

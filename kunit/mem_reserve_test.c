@@ -50,9 +50,24 @@ static void nvmeof_mem_admits_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, nvmeof_mem_admits(SZ_1M, avail, 0));
 }
 
+static void nvmeof_mr_pool_bytes_test(struct kunit *test)
+{
+	/* an I/O queue of 128 on siw: 128 MRs of 256 pages, 8.5 KiB each */
+	KUNIT_EXPECT_EQ(test, nvmeof_mr_pool_bytes(128, 256), 128ULL * 8704);
+	/* at least what siw's slab takes for its page list, per MR */
+	KUNIT_EXPECT_GE(test, nvmeof_mr_pool_bytes(1, 256), 8192ULL);
+	KUNIT_EXPECT_EQ(test, nvmeof_mr_pool_bytes(0, 256), 0ULL);
+	KUNIT_EXPECT_EQ(test, nvmeof_mr_pool_bytes(1, 0),
+			(u64)NVMEOF_MR_BYTES_FIXED);
+	/* no wrap at the extremes */
+	KUNIT_EXPECT_EQ(test, nvmeof_mr_pool_bytes(U32_MAX, U16_MAX),
+			(u64)U32_MAX * ((u64)U16_MAX * 32 + 512));
+}
+
 static struct kunit_case nvmeof_mem_reserve_cases[] = {
 	KUNIT_CASE(nvmeof_mem_reserve_auto_test),
 	KUNIT_CASE(nvmeof_mem_admits_test),
+	KUNIT_CASE(nvmeof_mr_pool_bytes_test),
 	{}
 };
 

@@ -20,6 +20,7 @@
 #include <rdma/ib_cm.h>
 
 #include <linux/nvme-rdma.h>
+#include "mem_reserve.h"
 #include "nvmet_rdma.h"
 #include "wire.h"
 
@@ -198,11 +199,42 @@ static void nvmet_rdma_init_unsignalled_sends(struct nvmet_rdma_queue *queue,
 	queue->unsignalled_cqe.done = nvmet_rdma_unsignalled_done;
 }
 
+/* rdma_rw contexts: one per send-queue entry, times the MRs an MDTS needs */
+static u32 nvmet_rdma_rdma_ctxs(struct ib_device *dev, u32 port_num,
+				u32 send_queue_size)
+{
+	return send_queue_size *
+	       rdma_rw_mr_factor(dev, port_num, 1 << NVMET_RDMA_MAX_MDTS);
+}
+
+/*
+ * The MRs rdma_rw_init_mrs() (drivers/infiniband/core/rw.c) makes for the
+ * QP, by its rules: a pool of fast-registration MRs, one per rdma_rw
+ * context, where the device must register for RDMA READ (iWARP) or may
+ * (max_sgl_rd: ConnectX); with T10-PI, that pool and one of integrity MRs.
+ * ib_core's force_mr, a debugging parameter, makes a pool not seen here.
+ */
+static u64 nvmet_rdma_queue_mr_bytes(struct ib_device *dev, u32 port_num,
+				     u32 send_queue_size, bool pi)
+{
+	u32 ctxs = nvmet_rdma_rdma_ctxs(dev, port_num, send_queue_size);
+
+	if (pi)
+		return 2 * nvmeof_mr_pool_bytes(ctxs,
+			min_t(u32, dev->attrs.max_pi_fast_reg_page_list_len,
+			      256));
+	if (rdma_protocol_iwarp(dev, port_num) || dev->attrs.max_sgl_rd)
+		return nvmeof_mr_pool_bytes(ctxs,
+			min_t(u32, dev->attrs.max_fast_reg_page_list_len,
+			      256));
+	return 0;
+}
+
 static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
 {
 	struct ib_qp_init_attr qp_attr = { };
 	struct nvmet_rdma_device *ndev = queue->dev;
-	int nr_cqe, ret, i, factor;
+	int nr_cqe, ret, i;
 
 	/*
 	 * Reserve CQ slots for RECV + RDMA_READ/RDMA_WRITE + RDMA_SEND.
@@ -226,9 +258,9 @@ static int nvmet_rdma_create_queue_ib(struct nvmet_rdma_queue *queue)
 	qp_attr.qp_type = IB_QPT_RC;
 	/* +1 for drain */
 	qp_attr.cap.max_send_wr = queue->send_queue_size + 1;
-	factor = rdma_rw_mr_factor(ndev->device, queue->cm_id->port_num,
-				   1 << NVMET_RDMA_MAX_MDTS);
-	qp_attr.cap.max_rdma_ctxs = queue->send_queue_size * factor;
+	qp_attr.cap.max_rdma_ctxs =
+		nvmet_rdma_rdma_ctxs(ndev->device, queue->cm_id->port_num,
+				     queue->send_queue_size);
 	qp_attr.cap.max_send_sge = max(ndev->device->attrs.max_sge_rd,
 				       ndev->device->attrs.max_send_sge);
 
@@ -448,10 +480,11 @@ static void nvmet_rdma_wait_list_work(struct work_struct *w)
 }
 
 /*
- * A new queue is refused when its buffers, and its page cache at its
- * fullest, would leave less than the memory reserve (min_available_mb)
- * available: a refusal that says why, which the host retries, rather than
- * an allocation that does not fit waking the OOM killer. What is available
+ * A new queue is refused when its buffers, its page cache at its fullest
+ * and its QP's MR pools would leave less than the memory reserve
+ * (min_available_mb) available: a refusal that says why, which the host
+ * retries, rather than an allocation that does not fit waking the OOM
+ * killer. What is available
  * does not yet hold what the queues admitted before may still take (their
  * page caches grow with their I/O): that is counted too. Two queues
  * admitted at the same moment do not see each other's cache. The RDMA
@@ -460,20 +493,24 @@ static void nvmet_rdma_wait_list_work(struct work_struct *w)
  */
 static bool nvmet_rdma_queue_fits_memory(struct nvmet_rdma_device *ndev,
 					 struct nvmet_rdma_queue *queue,
-					 struct rdma_cm_id *cm_id)
+					 struct rdma_cm_id *cm_id,
+					 struct nvmet_port *nport)
 {
+	u64 mrs = nvmet_rdma_queue_mr_bytes(ndev->device, cm_id->port_num,
+					    queue->send_queue_size,
+					    nport->pi_enable && queue->host_qid);
 	u64 need = nvmet_rdma_queue_buffer_bytes(ndev, queue->recv_queue_size,
 						 !queue->host_qid,
 						 !!ndev->srqs) +
-		   nvmet_rdma_page_cache_max_bytes(queue->host_qid);
+		   nvmet_rdma_page_cache_max_bytes(queue->host_qid) + mrs;
 	struct nvmet_rdma_memory_figures f;
 
 	if (nvmet_rdma_memory_fits(need, &f))
 		return true;
-	pr_warn_ratelimited("refusing queue %u of the host at %pISpc: its buffers need %llu KiB and the queues admitted before may still take %llu KiB for their page caches, %llu KiB of memory is available and min_available_mb keeps %u MiB%s\n",
+	pr_warn_ratelimited("refusing queue %u of the host at %pISpc: its buffers need %llu KiB (%llu KiB of them memory registrations) and the queues admitted before may still take %llu KiB for their page caches, %llu KiB of memory is available and min_available_mb keeps %u MiB%s\n",
 			    queue->host_qid, &cm_id->route.addr.dst_addr,
-			    need >> 10, f.caches >> 10, f.available >> 10,
-			    f.reserve_mb, ndev->srqs ? "" :
+			    need >> 10, mrs >> 10, f.caches >> 10,
+			    f.available >> 10, f.reserve_mb, ndev->srqs ? "" :
 			    " (use_srq=Y shares receive buffers among queues)");
 	return false;
 }
@@ -506,7 +543,7 @@ nvmet_rdma_alloc_queue(struct nvmet_rdma_device *ndev,
 	if (ret)
 		goto out_destroy_sq;
 
-	if (!nvmet_rdma_queue_fits_memory(ndev, queue, cm_id)) {
+	if (!nvmet_rdma_queue_fits_memory(ndev, queue, cm_id, port->nport)) {
 		ret = NVME_RDMA_CM_NO_RSC;
 		goto out_destroy_sq;
 	}

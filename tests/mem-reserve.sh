@@ -12,8 +12,10 @@
 # default back. Then the page caches of queues admitted before, which grow
 # after their admission, count against the reserve for the next queue; and
 # shared receive queues that do not fit are not made (each queue its own).
+# On siw (iWARP, the debug kernel) only the first refusal: its message
+# counts the MR pool rdma_rw makes for the queue pair, as rxe has none.
 # covers: the target's memory reserve refuses a queue with a message and unwinds it
-# rig: pairs=ours/ours kernels=stock rdma=rxe timeout=240 fast=oldest:ours/ours:rxe
+# rig: pairs=ours/ours kernels=stock,debug rdma=rxe debug-rdma=siw timeout=240 fast=oldest:ours/ours:rxe,debug:ours/ours:siw
 
 rig_serve_ram 64
 P=/sys/module/nvmet_rdma/parameters/min_available_mb
@@ -39,15 +41,21 @@ rig_check "reserve -2 refused" sh -c "! echo -2 > $P"
 rig_check "reserve 'lots' refused" sh -c "! echo lots > $P"
 rig_check "reserve unchanged by the refusals" test "$(cat $P)" = "$auto"
 
-# every queue refused
+# every queue refused; the admin queue's QP (32 entries) has a pool of 32
+# MRs of 256 pages (272 KiB by the estimate) where rdma_rw registers for
+# RDMA READ: on siw (iWARP), not on rxe
+[ "$RIG_RDMA" = siw ] && mrs=272 || mrs=0
 reserve=$(( $(mem_mb MemAvailable) + 1024 ))
 echo $reserve > $P
 rig_check "reserve $reserve MiB set" test "$(cat $P)" = "$reserve"
 rig_check "connect refused under a reserve above what is available" refused 1
-rig_check "the target says why" sh -c "dmesg | grep -q 'nvmet_rdma: refusing queue 0 of the host at .*: its buffers need [0-9]* KiB and the queues admitted before may still take [0-9]* KiB for their page caches, [0-9]* KiB of memory is available and min_available_mb keeps $reserve MiB (use_srq=Y shares receive buffers among queues)'"
+rig_check "the target says why, its MR pool counted ($mrs KiB on $RIG_RDMA)" sh -c "dmesg | grep -q 'nvmet_rdma: refusing queue 0 of the host at .*: its buffers need [0-9]* KiB ($mrs KiB of them memory registrations) and the queues admitted before may still take [0-9]* KiB for their page caches, [0-9]* KiB of memory is available and min_available_mb keeps $reserve MiB (use_srq=Y shares receive buffers among queues)'"
 rig_check "the host says it was rejected" sh -c "dmesg | grep -q 'Connect rejected: status [0-9]* (.*) nvme status 6 '"
 rig_check "no controller left" rig_wait 30 rig_no_controllers
 rig_check "no queue left on the target" rig_wait 30 target_queues 0
+echo -1 > $P
+# siw (the debug kernel) is here for its MR pool; the rest is the device's
+[ "$RIG_RDMA" = siw ] && return
 
 # a few hosts' worth: each asks about 2 MiB of buffers (4 KiB in-capsule
 # data, two I/O queues of 128) and its RDMA rings on top
@@ -98,7 +106,7 @@ rig_figure "$admitted hosts admitted with 16 MiB page caches under a reserve of 
 rig_check "page caches still to grow counted: one host admitted, the next refused" \
 	test "$admitted" = 1
 rig_check "the target counted the first host's two caches" sh -c \
-	"dmesg | grep -q 'nvmet_rdma: refusing queue 1 of the host at .*: its buffers need [0-9]* KiB and the queues admitted before may still take 3[12][0-9][0-9][0-9] KiB for their page caches'"
+	"dmesg | grep -q 'nvmet_rdma: refusing queue 1 of the host at .*: its buffers need [0-9]* KiB ([0-9]* KiB of them memory registrations) and the queues admitted before may still take 3[12][0-9][0-9][0-9] KiB for their page caches'"
 echo -1 > $P
 rig_check "disconnect" rig_disconnect
 rig_check "no controller left" rig_wait 60 rig_no_controllers
