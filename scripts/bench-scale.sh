@@ -22,14 +22,16 @@
 # BENCH_SCALE_QUEUES I/O queue counts (default "1 4 8 16");
 # BENCH_SCALE_HOSTS host counts (default "64 256"); BENCH_SCALE_LIMIT most
 # hosts the limit runs connect (default 1024; 0: no limit runs),
-# BENCH_SCALE_LIMIT_SRQ their SRQ settings (default "N Y").
+# BENCH_SCALE_LIMIT_SRQ their SRQ settings (default "N Y"); BENCH_KVER the
+# kernel (default Debian 12's 6.1, as make bench; 7.3.4+deb13-amd64: stock
+# 7.3 sets its I/O queues up in parallel).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$NVMEOF_ROOT/rig/kernels.sh"
 . "$NVMEOF_ROOT/rig/verdict.sh"
 
 "$NVMEOF_ROOT/scripts/install-deps.sh" || die "dependency installation failed"
-rig_kernel stock "$(debian_kvers | head -1)" || exit 1
+rig_kernel stock "${BENCH_KVER:-$(debian_kvers | head -1)}" || exit 1
 img=$("$NVMEOF_ROOT/rig/image.sh" stock "$KVER") || die "build failed"
 out=$NVMEOF_ROOT/build/bench-scale/$KVER
 rm -rf "$out"
