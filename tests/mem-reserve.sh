@@ -50,7 +50,11 @@ echo $reserve > $P
 rig_check "reserve $reserve MiB set" test "$(cat $P)" = "$reserve"
 rig_check "connect refused under a reserve above what is available" refused 1
 rig_check "the target says why, its MR pool counted ($mrs KiB on $RIG_RDMA)" sh -c "dmesg | grep -q 'nvmet_rdma: refusing queue 0 of the host at .*: its buffers need [0-9]* KiB ($mrs KiB of them memory registrations) and the queues admitted before may still take [0-9]* KiB for their page caches, [0-9]* KiB of memory is available and min_available_mb keeps $reserve MiB (use_srq=Y shares receive buffers among queues)'"
-rig_check "the host says it was rejected" sh -c "dmesg | grep -q 'Connect rejected: status [0-9]* (.*) nvme status 6 '"
+# rdma_cm hands a reject's private data (the NVMe status) to the host on
+# IB/RoCE only; over iWARP the host sees the connection reset
+[ "$RIG_RDMA" = siw ] && rej='status -104 (reset by remote host)\.' ||
+	rej='status [0-9]* (.*) nvme status 6 '
+rig_check "the host says it was rejected" sh -c "dmesg | grep -q 'Connect rejected: $rej'"
 rig_check "no controller left" rig_wait 30 rig_no_controllers
 rig_check "no queue left on the target" rig_wait 30 target_queues 0
 echo -1 > $P
