@@ -52,6 +52,8 @@ nvmet_rdma_get_rsp(struct nvmet_rdma_queue *queue)
 	} else {
 		int ret;
 
+		WRITE_ONCE(queue->stats.rsps_discrete,
+			   queue->stats.rsps_discrete + 1);
 		rsp = kzalloc(sizeof(*rsp), GFP_KERNEL);
 		if (unlikely(!rsp))
 			return NULL;

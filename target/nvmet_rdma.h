@@ -189,6 +189,7 @@ struct nvmet_rdma_queue_stats {
 	u64			bytes_read;
 	u64			bytes_written;
 	u64			data[NVMET_RDMA_DATA_WAYS];
+	u64			rsps_discrete;	/* the ring was empty */
 	atomic64_t		sq_full;
 	atomic64_t		status[NVMEOF_STATUS_CLASSES];
 	atomic64_t		cmds_rejected;

@@ -321,7 +321,7 @@ err_destroy_cq:
 static void nvmet_rdma_destroy_queue_ib(struct nvmet_rdma_queue *queue)
 {
 	struct nvmet_rdma_rsp *rsp, *next;
-	int i;
+	int i, stranded = 0;
 
 	ib_drain_qp(queue->qp);
 
@@ -339,7 +339,11 @@ static void nvmet_rdma_destroy_queue_ib(struct nvmet_rdma_queue *queue)
 				  free_node) {
 		nvmet_rdma_free_rsp_resources(rsp);
 		nvmet_rdma_put_rsp(rsp);
+		stranded++;
 	}
+	if (stranded)
+		pr_info("queue %d: released %d responses from outside the ring that chains posted in part had kept\n",
+			queue->idx, stranded);
 
 	if (queue->cm_id)
 		rdma_destroy_id(queue->cm_id);

@@ -59,6 +59,7 @@ static int nvmet_rdma_queue_stats_show(struct seq_file *m, void *unused)
 	for (i = 0; i < NVMET_RDMA_DATA_WAYS; i++)
 		seq_printf(m, "%s %llu\n", nvmet_rdma_data_way_names[i],
 			   READ_ONCE(s->data[i]));
+	seq_printf(m, "rsps_discrete %llu\n", READ_ONCE(s->rsps_discrete));
 	seq_printf(m, "sq_full %lld\n", atomic64_read(&s->sq_full));
 	for (i = 0; i < NVMEOF_STATUS_CLASSES; i++)
 		seq_printf(m, "%s %lld\n", nvmet_rdma_status_names[i],

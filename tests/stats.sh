@@ -94,7 +94,7 @@ counted target "$tq" /tmp/target.before cmds_read=10 cmds_write=8 \
 	bytes_read=40960 bytes_written=180224 \
 	data_none=0 data_in_capsule=6 data_keyed=12 cmds_rejected=1 \
 	status_generic=1 status_cmd_specific=0 status_media=0 status_path=0 \
-	status_other=0 data_uncached=0
+	status_other=0 data_uncached=0 rsps_discrete=0
 # 10 reads of one page, 2 writes of 16, from a cache of 64 pages
 rig_check "target: 42 data pages, from its cache" test \
 	$(( $(count_of "$tq" pages_reused) + $(count_of "$tq" pages_new) - \
