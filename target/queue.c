@@ -199,6 +199,9 @@ static void nvmet_rdma_init_unsignalled_sends(struct nvmet_rdma_queue *queue,
 	queue->unsignalled_cqe.done = nvmet_rdma_unsignalled_done;
 }
 
+/* rdma_rw_fr_page_list_len()'s cap on an MR's page list */
+#define NVMET_RDMA_RW_MR_PAGES_MAX	256
+
 /* rdma_rw contexts: one per send-queue entry, times the MRs an MDTS needs */
 static u32 nvmet_rdma_rdma_ctxs(struct ib_device *dev, u32 port_num,
 				u32 send_queue_size)
@@ -222,11 +225,11 @@ static u64 nvmet_rdma_queue_mr_bytes(struct ib_device *dev, u32 port_num,
 	if (pi)
 		return 2 * nvmeof_mr_pool_bytes(ctxs,
 			min_t(u32, dev->attrs.max_pi_fast_reg_page_list_len,
-			      256));
+			      NVMET_RDMA_RW_MR_PAGES_MAX));
 	if (rdma_protocol_iwarp(dev, port_num) || dev->attrs.max_sgl_rd)
 		return nvmeof_mr_pool_bytes(ctxs,
 			min_t(u32, dev->attrs.max_fast_reg_page_list_len,
-			      256));
+			      NVMET_RDMA_RW_MR_PAGES_MAX));
 	return 0;
 }
 
@@ -488,12 +491,11 @@ static void nvmet_rdma_wait_list_work(struct work_struct *w)
  * and its QP's MR pools would leave less than the memory reserve
  * (min_available_mb) available: a refusal that says why, which the host
  * retries, rather than an allocation that does not fit waking the OOM
- * killer. What is available
- * does not yet hold what the queues admitted before may still take (their
- * page caches grow with their I/O): that is counted too. Two queues
- * admitted at the same moment do not see each other's cache. The RDMA
- * device's own rings for the queue come on top; the reserve is there for
- * them too.
+ * killer. What is available does not yet hold what the queues admitted
+ * before may still take (their page caches grow with their I/O): that is
+ * counted too. Two queues admitted at the same moment do not see each
+ * other's cache. The RDMA device's own rings for the queue come on top;
+ * the reserve is there for them too.
  */
 static bool nvmet_rdma_queue_fits_memory(struct nvmet_rdma_device *ndev,
 					 struct nvmet_rdma_queue *queue,
